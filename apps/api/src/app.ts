@@ -1,0 +1,55 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/config';
+import type { Db } from './db/database';
+import { systemClock, type Clock } from './lib/clock';
+import errorHandler from './plugins/error-handler';
+import auth from './plugins/auth';
+import accessLog from './plugins/access-log';
+import web from './plugins/web';
+import { createServices, type AppServices } from './services';
+import { healthRoutes } from './modules/health/routes';
+import { authRoutes } from './modules/auth/routes';
+import { userRoutes } from './modules/users/routes';
+import { deviceRoutes } from './modules/devices/routes';
+import { accessLogRoutes } from './modules/access-log/routes';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  db: Db;
+  clock?: Clock;
+  logger?: FastifyBaseLogger | boolean;
+}
+
+export interface App {
+  app: FastifyInstance;
+  services: AppServices;
+}
+
+/** Builds the whole app without listening: what the server runs and what tests `inject` into. */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, db } = options;
+  const app = Fastify({
+    loggerInstance: typeof options.logger === 'object' ? options.logger : undefined,
+    logger: typeof options.logger === 'boolean' ? options.logger : undefined,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const services = createServices(config, db, options.clock ?? systemClock, app.log);
+
+  // Ecosystem first, then ours, then routes.
+  await app.register(rateLimit, { global: false });
+  await app.register(errorHandler);
+  await app.register(auth, { sessions: services.sessions });
+  await app.register(accessLog, { services });
+
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes]) {
+    await app.register(routes, { services });
+  }
+  await app.register(web, { webDist: config.webDist });
+  return { app, services };
+}

@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, types as liteTypes } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+// pg returns bigint and numeric as strings; both fit a JS number in this product (counts, money).
+pg.types.setTypeParser(INT8, (value) => Number(value));
+pg.types.setTypeParser(NUMERIC, (value) => Number(value));
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  const lite = await PGlite.create(options.dataDir, {
+    parsers: { [liteTypes.INT8]: (v: string) => Number(v), [liteTypes.NUMERIC]: (v: string) => Number(v) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: lite }) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,19 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db } from './database';
+import * as initialSchema from './migrations/2026-11-22T0900-initial-schema';
+
+/** Every migration, by name in date order. A static list: no file-system lookups at run time. */
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-22T0900-initial-schema': initialSchema,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

@@ -1,0 +1,36 @@
+import { MSG } from '@sentinela/contract';
+
+/** The one error vocabulary of the API: a code, its HTTP status, and the pt-BR message users read. */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  SESSION_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (message: string = MSG.notFound) => new AppError('NOT_FOUND', message);
+export const forbidden = (message: string = MSG.forbidden) => new AppError('FORBIDDEN', message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);

@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LoginBody, LoginResponse, MSG, OkResponse, SessionUser, UserClientIdResponse, z } from '@sentinela/contract';
+import { requireAuth } from '../../plugins/auth';
+import { clientMeta } from '../../lib/client-meta';
+import { notFound } from '../../lib/errors';
+import { findUserById, findUserInScope } from '../users/repository';
+import type { AppServices } from '../../services';
+
+export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.post(
+    '/api/authenticate',
+    {
+      schema: { body: LoginBody, response: { 200: LoginResponse } },
+      config: {
+        permission: 'public',
+        // Per address and username: slows guessing without letting one client lock others out.
+        rateLimit: {
+          max: services.config.loginMaxPerMinute,
+          timeWindow: '1 minute',
+          hook: 'preHandler',
+          keyGenerator: (request) => {
+            const body = request.body as { username?: unknown } | undefined;
+            const username = typeof body?.username === 'string' ? body.username.toLowerCase() : '';
+            return `${request.ip}|${username}`;
+          },
+          errorResponseBuilder: () => ({ statusCode: 429, code: 'TOO_MANY_REQUESTS', error: MSG.tooManyLoginAttempts }),
+        },
+      },
+    },
+    async (request) => services.auth.login(request.body.username, request.body.password, clientMeta(request)),
+  );
+
+  app.post(
+    '/api/logout',
+    { schema: { response: { 200: OkResponse } }, config: { permission: 'profile:own' } },
+    async (request) => {
+      await services.sessions.revoke(requireAuth(request).sessionId);
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/me',
+    { schema: { response: { 200: SessionUser } }, config: { permission: 'profile:own' } },
+    async (request) => {
+      const user = await findUserById(services.db, requireAuth(request).userId);
+      if (!user) throw notFound();
+      return user;
+    },
+  );
+
+  app.get(
+    '/api/user-client-id/:userId',
+    {
+      schema: { params: z.object({ userId: z.uuid(MSG.notFound) }), response: { 200: UserClientIdResponse } },
+      config: { permission: 'profile:own' },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const user = await findUserInScope(services.db, auth.scope, request.params.userId);
+      if (!user) throw notFound('Usuário não encontrado.');
+      return { _id: user.enterprise?._id ?? null, name: user.enterprise?.name ?? null };
+    },
+  );
+};

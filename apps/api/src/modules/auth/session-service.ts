@@ -1,0 +1,90 @@
+import { SESSION_WINDOW_MS } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { newSecret, sha256 } from '../../lib/tokens';
+
+export interface AuthenticatedSession {
+  sessionId: string;
+  userId: string;
+  profileId: number;
+  enterpriseId: string | null;
+  name: string;
+  expiresAt: Date;
+}
+
+export interface ClientMeta {
+  client: string | null;
+  clientVersion: string | null;
+  clientOs: string | null;
+  ip: string | null;
+}
+
+/**
+ * Server-side sessions with a 5-minute sliding window (P2). The token is opaque and random; only its
+ * hash is stored. Checking a token and pushing its expiry forward is one UPDATE, so every authorised
+ * request costs a single round trip.
+ */
+export class SessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: string, meta: ClientMeta): Promise<{ token: string; expiresAt: Date }> {
+    const token = newSecret();
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_WINDOW_MS);
+    await this.db
+      .insertInto('sessions')
+      .values({
+        token_hash: sha256(token),
+        user_id: userId,
+        created_at: now,
+        expires_at: expiresAt,
+        client: meta.client,
+        client_version: meta.clientVersion,
+        client_os: meta.clientOs,
+        ip: meta.ip,
+      })
+      .execute();
+    return { token, expiresAt };
+  }
+
+  async authenticate(token: string): Promise<AuthenticatedSession | null> {
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_WINDOW_MS);
+    const row = await this.db
+      .updateTable('sessions as s')
+      .from('users as u')
+      .set({ expires_at: expiresAt })
+      .whereRef('u.id', '=', 's.user_id')
+      .where('s.token_hash', '=', sha256(token))
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .where('u.disabled', '=', false)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('enterprises as e').select('e.id').whereRef('e.id', '=', 'u.enterprise_id').where('e.disabled', '=', true),
+          ),
+        ),
+      )
+      .returning(['s.id as sessionId', 'u.id as userId', 'u.profile_id as profileId', 'u.enterprise_id as enterpriseId', 'u.name as name'])
+      .executeTakeFirst();
+    return row ? { ...row, expiresAt } : null;
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).execute();
+  }
+
+  /** Ends every session of a user (deactivation, password change). */
+  async revokeAllOf(userId: string): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: this.clock.now() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

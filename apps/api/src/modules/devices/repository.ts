@@ -1,0 +1,74 @@
+import type { Device } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { TenantScope } from '../../lib/tenant-scope';
+
+function deviceQuery(db: Db) {
+  return db
+    .selectFrom('devices as d')
+    .leftJoin('enterprises as e', 'e.id', 'd.enterprise_id')
+    .select([
+      'd.id', 'd.name', 'd.model', 'd.mac', 'd.key', 'd.last_sync_at', 'd.created_at', 'd.enterprise_id',
+      'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max',
+      'd.last_battery', 'd.last_temperature', 'd.last_humidity',
+    ]);
+}
+
+type DeviceRow = Awaited<ReturnType<ReturnType<typeof deviceQuery>['executeTakeFirstOrThrow']>>;
+
+export function toDevice(row: DeviceRow): Device {
+  return {
+    _id: row.id,
+    name: row.name,
+    model: row.model,
+    mac: row.mac,
+    key: row.key,
+    lastSyncDate: row.last_sync_at ? row.last_sync_at.toISOString() : null,
+    created_at: row.created_at.toISOString(),
+    config: {
+      temperature: { min: row.temperature_min, max: row.temperature_max },
+      humidity: { min: row.humidity_min, max: row.humidity_max },
+    },
+    enterprise: row.enterprise_id && row.enterprise_name ? { _id: row.enterprise_id, name: row.enterprise_name } : null,
+    battery: row.last_battery,
+    temperature: row.last_temperature,
+    humidity: row.last_humidity,
+  };
+}
+
+/** Restricts a devices query (aliased `d`) to what the scope may see. */
+export function devicesInScope<Q extends ReturnType<typeof deviceQuery>>(query: Q, scope: TenantScope): Q {
+  switch (scope.kind) {
+    case 'all':
+      return query;
+    case 'enterprise':
+      return query.where('d.enterprise_id', '=', scope.enterpriseId) as Q;
+    case 'user':
+      return query.where(({ exists, selectFrom }) =>
+        exists(selectFrom('device_users as du').select('du.device_id').whereRef('du.device_id', '=', 'd.id').where('du.user_id', '=', scope.userId)),
+      ) as Q;
+  }
+}
+
+export async function findDeviceInScope(db: Db, scope: TenantScope, id: string): Promise<Device | undefined> {
+  const row = await devicesInScope(deviceQuery(db), scope).where('d.id', '=', id).executeTakeFirst();
+  return row && toDevice(row);
+}
+
+export async function listDevicesInScope(db: Db, scope: TenantScope): Promise<Device[]> {
+  const rows = await devicesInScope(deviceQuery(db), scope).orderBy('d.created_at', 'desc').orderBy('d.id').execute();
+  return rows.map(toDevice);
+}
+
+export async function findDeviceByMacInScope(db: Db, scope: TenantScope, mac: string) {
+  const row = await devicesInScope(deviceQuery(db), scope).select('d.num').where('d.mac', '=', mac).executeTakeFirst();
+  return row && { device: toDevice(row), num: row.num };
+}
+
+export async function countReadingsOfDevice(db: Db, deviceNum: number): Promise<number> {
+  const row = await db.selectFrom('readings').select((eb) => eb.fn.countAll<number>().as('count')).where('device_num', '=', deviceNum).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function renameDevice(db: Db, id: string, name: string, now: Date): Promise<void> {
+  await db.updateTable('devices').set({ name, updated_at: now }).where('id', '=', id).execute();
+}

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { UserDetail } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { TenantScope } from '../../lib/tenant-scope';
+
+/** Users with their profile, enterprise and linked devices, as the API shows them. */
+function userQuery(db: Db) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('profiles as p', 'p.id', 'u.profile_id')
+    .leftJoin('enterprises as e', 'e.id', 'u.enterprise_id')
+    .select([
+      'u.id', 'u.name', 'u.username', 'u.email', 'u.phone', 'u.profile_id', 'u.enterprise_id', 'u.is_owner',
+      'u.disabled', 'u.verified', 'u.created_at', 'p.name as profile_name', 'e.name as enterprise_name',
+      sql<string[]>`coalesce((select array_agg(du.device_id::text order by du.created_at) from device_users du where du.user_id = u.id), '{}')`.as('available_devices'),
+    ]);
+}
+
+type UserRow = Awaited<ReturnType<ReturnType<typeof userQuery>['executeTakeFirstOrThrow']>>;
+
+export function toUserDetail(row: UserRow): UserDetail {
+  return {
+    _id: row.id,
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    phone: row.phone,
+    profile: { _id: row.profile_id, name: row.profile_name },
+    userType: row.profile_id,
+    disabled: row.disabled,
+    verified: row.verified,
+    isOwner: row.is_owner,
+    available_devices: row.available_devices,
+    enterprise: row.enterprise_id && row.enterprise_name ? { _id: row.enterprise_id, name: row.enterprise_name } : null,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/** Restricts a users query to what the scope may see. */
+function inScope<Q extends ReturnType<typeof userQuery>>(query: Q, scope: TenantScope): Q {
+  switch (scope.kind) {
+    case 'all':
+      return query;
+    case 'enterprise':
+      return query.where('u.enterprise_id', '=', scope.enterpriseId) as Q;
+    case 'user':
+      return query.where('u.id', '=', scope.userId) as Q;
+  }
+}
+
+export async function findUserInScope(db: Db, scope: TenantScope, id: string): Promise<UserDetail | undefined> {
+  const row = await inScope(userQuery(db), scope).where('u.id', '=', id).executeTakeFirst();
+  return row && toUserDetail(row);
+}
+
+/** For login only: the password hash never leaves this module's callers in auth. */
+export async function findLoginCandidate(db: Db, username: string) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('enterprises as e', 'e.id', 'u.enterprise_id')
+    .select(['u.id', 'u.password_hash', 'u.disabled', 'e.disabled as enterprise_disabled'])
+    .where(sql<string>`lower(u.username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserDetail | undefined> {
+  const row = await userQuery(db).where('u.id', '=', id).executeTakeFirst();
+  return row && toUserDetail(row);
+}

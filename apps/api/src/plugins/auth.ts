@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { can, MSG, type Permission } from '@sentinela/contract';
+import { AppError } from '../lib/errors';
+import { scopeFor, type TenantScope } from '../lib/tenant-scope';
+import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
+
+/** Who is asking, once a request is authenticated. */
+export interface AuthContext extends AuthenticatedSession {
+  scope: TenantScope;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the route requires: 'public', or a permission of the profile table. Mandatory under /api. */
+    permission?: Permission | 'public';
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** The signed-in caller, or a 401 (routes with a permission always have one). */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
+  return request.auth;
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+async function auth(app: FastifyInstance, opts: { sessions: SessionService }) {
+  app.decorateRequest('auth', null);
+
+  // A route under /api that declares no permission must not start (house rule 3).
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api') || route.method === 'HEAD') return;
+    if (!route.config?.permission) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no permission`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const permission = request.routeOptions.config.permission;
+    if (!permission || permission === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
+    const session = await opts.sessions.authenticate(token);
+    if (!session) throw new AppError('SESSION_EXPIRED', MSG.sessionExpired);
+    request.auth = { ...session, scope: scopeFor({ id: session.userId, profileId: session.profileId, enterpriseId: session.enterpriseId }) };
+    if (!can(session.profileId, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
+  });
+}
+
+export default fp(auth, { name: 'auth' });

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MSG, type ErrorResponse } from '@sentinela/contract';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors';
+
+/** Fastify's own client errors, by code, in the product's vocabulary. */
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: MSG.bodyTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: MSG.unsupportedMediaType },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', message: MSG.invalidData },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'VALIDATION', message: 'O corpo da requisição está vazio.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'VALIDATION', message: MSG.invalidJson },
+};
+
+function send(reply: FastifyReply, code: ErrorCode, message: string, issues?: ErrorResponse['issues']) {
+  const statusCode = ERROR_STATUS[code];
+  const body: ErrorResponse = { statusCode, code, error: message, ...(issues ? { issues } : {}) };
+  return reply.status(statusCode).send(body);
+}
+
+/** One handler for every error: known errors keep their pt-BR message, anything else is a hidden 500. */
+async function errorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return send(reply, error.code, error.message);
+
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        path: `${error.validationContext ?? ''}${v.instancePath}`.replace(/^body\//, '').replace(/\//g, '.'),
+        message: v.message ?? MSG.invalidData,
+      }));
+      const first = issues[0];
+      const message = first ? (first.path && !first.path.endsWith('.') ? `${first.message} (campo ${first.path})` : first.message) : MSG.invalidData;
+      return send(reply, 'VALIDATION', message, issues);
+    }
+
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) return send(reply, known.code, known.message);
+    if (error instanceof SyntaxError) return send(reply, 'VALIDATION', MSG.invalidJson);
+    if (error.statusCode === 429) return send(reply, 'TOO_MANY_REQUESTS', error.message || MSG.tooManyRequests);
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return send(reply, error.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', MSG.invalidData);
+    }
+
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 'INTERNAL', MSG.internalError);
+  });
+}
+
+export function sendRouteNotFound(reply: FastifyReply) {
+  return send(reply, 'NOT_FOUND', MSG.routeNotFound);
+}
+
+export default fp(errorHandler, { name: 'error-handler' });

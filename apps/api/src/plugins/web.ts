@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fp from 'fastify-plugin';
+import { sendRouteNotFound } from './error-handler';
+
+/**
+ * Serves the built web app at the site root. Any GET outside /api that is not a file gets index.html,
+ * so the client's router owns those paths; /api paths that match no route get a JSON 404.
+ */
+async function web(app: FastifyInstance, { webDist }: { webDist: string | undefined }) {
+  const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      setHeaders: (res, filePath) => {
+        // Hashed assets never change; the page and the build metadata must always be fresh (P1).
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else res.header('cache-control', 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
+      reply.header('cache-control', 'no-cache');
+      return reply.sendFile('index.html');
+    }
+    return sendRouteNotFound(reply);
+  });
+}
+
+export default fp(web, { name: 'web' });

@@ -1,0 +1,51 @@
+import { pino } from 'pino';
+import { loadConfig } from './config/config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { buildApp } from './app';
+import { systemClock } from './lib/clock';
+import { DEMO_GATEWAY_KEY, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seed/demo';
+
+/** The process: configuration, database, migrations, demo data, listen, graceful close. */
+async function main() {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  logger.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
+  await migrateToLatest(database.db);
+
+  const seeded = config.demo && (await isDatabaseEmpty(database.db));
+  if (seeded) {
+    logger.info('empty database: seeding demo data');
+    await seedDemoData(database.db, systemClock);
+  }
+
+  const { app } = await buildApp({ config, db: database.db, logger });
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'closing');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${config.port}`;
+  const lines = [`Sentinela em ${url}`];
+  if (config.demo) {
+    lines.push(
+      `Logins de demonstração (senha ${DEMO_PASSWORD}): admin · aurora.adm · joao.silva · vida.adm · maria.souza`,
+      `Chave do gateway de demonstração: ${DEMO_GATEWAY_KEY}`,
+    );
+  }
+  console.log(`\n${lines.join('\n')}\n`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

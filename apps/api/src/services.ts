@@ -1,0 +1,37 @@
+import type { AppConfig } from './config/config';
+import type { Db } from './db/database';
+import type { Clock } from './lib/clock';
+import { AccessLogWriter } from './modules/access-log/writer';
+import { AuthService } from './modules/auth/service';
+import { SessionService } from './modules/auth/session-service';
+import { DeviceService } from './modules/devices/service';
+
+/** The app's long-lived collaborators, built once and handed to plugins and routes. */
+export interface AppServices {
+  config: AppConfig;
+  db: Db;
+  clock: Clock;
+  sessions: SessionService;
+  auth: AuthService;
+  accessLog: AccessLogWriter;
+  devices: DeviceService;
+}
+
+export function createServices(
+  config: AppConfig,
+  db: Db,
+  clock: Clock,
+  log: { error: (obj: unknown, msg: string) => void },
+): AppServices {
+  const sessions = new SessionService(db, clock);
+  const accessLog = new AccessLogWriter(db, log);
+  return {
+    config,
+    db,
+    clock,
+    sessions,
+    accessLog,
+    auth: new AuthService(db, sessions, accessLog, clock),
+    devices: new DeviceService(db, clock),
+  };
+}

@@ -1,0 +1,41 @@
+import { can, type Permission } from '@sentinela/contract';
+import { paths } from '../lib/paths';
+
+export interface MenuScreen {
+  path: string;
+  label: string;
+  permission: Permission;
+}
+
+/**
+ * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
+ * screen goes in its slot:
+ *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
+ *   /client-devices Dispositivos 'client-devices:read'
+ *   /enterprises Empresas 'enterprises:manage'
+ *   /directions Viagens 'travels:read'
+ *   /localizator Rastrear viagem 'travels:read'
+ *   /select-user Usuários 'users:manage'
+ *   /firmware Firmwares 'firmware:manage'
+ *   /reports Relatórios 'reports:read'
+ *   /settings Configurações 'settings:own'
+ */
+export const screens: readonly MenuScreen[] = [
+  { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
+];
+
+export interface PublicMenuScreen {
+  path: string;
+  label: string;
+}
+
+/**
+ * Signed-out menu, in the documents' order. Later screens go in their slots:
+ *   /register Cadastre-se (before Entrar), /localizator Rastrear viagem (after Entrar).
+ */
+export const publicScreens: readonly PublicMenuScreen[] = [{ path: paths.login, label: 'Entrar' }];
+
+/** The entries a profile may see (P6, P8). */
+export function menuFor(profileId: number, entries: readonly MenuScreen[] = screens): MenuScreen[] {
+  return entries.filter((entry) => can(profileId, entry.permission));
+}

@@ -1,0 +1,51 @@
+import { dayjs } from './dayjs';
+
+/** pt-BR display formats (P7). Missing values show as "--", as the documents do. */
+export const EMPTY = '--';
+
+type DateInput = string | number | Date | null | undefined;
+
+const decimal2 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+
+/** R$ 1.234,56 */
+export function formatBRL(value: number): string {
+  const text = `R$ ${decimal2.format(Math.abs(value))}`;
+  return value < 0 ? `-${text}` : text;
+}
+
+/** 1.234 */
+export function formatInteger(value: number): string {
+  return integer.format(value);
+}
+
+function formatLocal(value: DateInput, pattern: string): string {
+  if (value === null || value === undefined || value === '') return EMPTY;
+  // Server times are UTC; strings without an offset are read as UTC too, then shown in local time.
+  const date = dayjs.utc(value);
+  return date.isValid() ? date.local().format(pattern) : EMPTY;
+}
+
+/** DD/MM/YYYY HH:mm:ss in local time. */
+export const formatDateTime = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm:ss');
+/** DD/MM HH:mm:ss in local time (travel rows and readings). */
+export const formatShortDateTime = (value: DateInput) => formatLocal(value, 'DD/MM HH:mm:ss');
+/** DD/MM/YYYY HH:mm in local time (report periods). */
+export const formatDateTimeMinutes = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm');
+
+function formatMeasure(value: number | null | undefined, unit: string): string {
+  return value === null || value === undefined || Number.isNaN(value) ? EMPTY : `${decimal2.format(value)} ${unit}`;
+}
+
+/** 23,50 °C */
+export const formatTemperature = (value: number | null | undefined) => formatMeasure(value, '°C');
+/** 45,10 % */
+export const formatHumidity = (value: number | null | undefined) => formatMeasure(value, '%');
+
+/** Cuts text longer than `max` characters and adds an ellipsis (P6: email 30, enterprise name 20). */
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
+export const EMAIL_MAX_LENGTH = 30;
+export const ENTERPRISE_NAME_MAX_LENGTH = 20;

@@ -1,0 +1,105 @@
+import { SESSION_WINDOW_MS, SessionUser, UserClientIdResponse } from '@sentinela/contract';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The signed-in session (P2, P3). It lives in sessionStorage: per tab, so closing the tab ends it and a
+ * reload keeps it. Keys follow the documents: token, user, enterprise, login_time.
+ * `login_time` is the end of the sliding 5-minute window; each authorized request pushes it ahead.
+ */
+export interface Session {
+  token: string;
+  user: SessionUser;
+  enterprise: UserClientIdResponse;
+}
+
+const KEYS = { token: 'token', user: 'user', enterprise: 'enterprise', loginTime: 'login_time' } as const;
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+const expiryListeners = new Set<Listener>();
+
+// undefined: not read from storage yet; null: signed out.
+let current: Session | null | undefined;
+
+function readStoredSession(): Session | null {
+  try {
+    const token = sessionStorage.getItem(KEYS.token);
+    const user = SessionUser.safeParse(JSON.parse(sessionStorage.getItem(KEYS.user) ?? 'null'));
+    const enterprise = UserClientIdResponse.safeParse(JSON.parse(sessionStorage.getItem(KEYS.enterprise) ?? 'null'));
+    if (!token || !user.success || !enterprise.success) return null;
+    return { token, user: user.data, enterprise: enterprise.data };
+  } catch {
+    return null;
+  }
+}
+
+function emit(set: Set<Listener>) {
+  for (const listener of set) listener();
+}
+
+export function getSession(): Session | null {
+  if (current === undefined) current = readStoredSession();
+  return current;
+}
+
+/** End of the sliding window, in ms since the epoch (0 when signed out). */
+export function getSessionDeadline(): number {
+  return Number(sessionStorage.getItem(KEYS.loginTime) ?? 0);
+}
+
+export function startSession(session: Session, now: number = Date.now()): void {
+  sessionStorage.setItem(KEYS.token, session.token);
+  sessionStorage.setItem(KEYS.user, JSON.stringify(session.user));
+  sessionStorage.setItem(KEYS.enterprise, JSON.stringify(session.enterprise));
+  sessionStorage.setItem(KEYS.loginTime, String(now + SESSION_WINDOW_MS));
+  current = session;
+  emit(listeners);
+}
+
+export function clearSession(): void {
+  for (const key of Object.values(KEYS)) sessionStorage.removeItem(key);
+  if (current === null) return;
+  current = null;
+  emit(listeners);
+}
+
+export function isSessionExpired(now: number = Date.now()): boolean {
+  return getSession() !== null && now > getSessionDeadline();
+}
+
+/** Drops an expired session and tells the app once, so it can alert the user and go to /login. */
+export function expireSession(): void {
+  if (getSession() === null) return;
+  clearSession();
+  emit(expiryListeners);
+}
+
+/**
+ * Called before each authorized request: returns the token and slides the window 5 minutes ahead,
+ * or expires the session and returns null when the window has already closed.
+ */
+export function touchSession(now: number = Date.now()): string | null {
+  const session = getSession();
+  if (!session) return null;
+  if (now > getSessionDeadline()) {
+    expireSession();
+    return null;
+  }
+  sessionStorage.setItem(KEYS.loginTime, String(now + SESSION_WINDOW_MS));
+  return session.token;
+}
+
+export function onSessionExpired(listener: Listener): () => void {
+  expiryListeners.add(listener);
+  return () => expiryListeners.delete(listener);
+}
+
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current session, re-rendering on sign-in and sign-out (not on each window slide). */
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}

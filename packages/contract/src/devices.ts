@@ -1,0 +1,39 @@
+import { z } from './zod-locale';
+import { IsoDate } from './common';
+
+const Range = z.object({ min: z.number().nullable(), max: z.number().nullable() });
+
+export const DeviceConfig = z.object({ temperature: Range, humidity: Range });
+export type DeviceConfig = z.infer<typeof DeviceConfig>;
+
+export const Device = z.object({
+  _id: z.string(),
+  name: z.string(),
+  model: z.string().nullable(),
+  mac: z.string(),
+  key: z.string().nullable(),
+  lastSyncDate: IsoDate.nullable(),
+  created_at: IsoDate,
+  config: DeviceConfig,
+  enterprise: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  battery: z.number().nullable(),
+  temperature: z.number().nullable(),
+  humidity: z.number().nullable(),
+});
+export type Device = z.infer<typeof Device>;
+
+export const DeviceList = z.array(Device);
+
+export const MacParam = z.object({
+  mac: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/, 'Endereço MAC inválido.'),
+});
+
+export const HistoricCountResponse = z.object({ count: z.number().int() });
+
+export const UpdateDeviceNameBody = z.object({
+  name: z.string().trim().min(1, 'Informe o nome do dispositivo.').max(80, 'O nome deve ter no máximo 80 caracteres.'),
+});

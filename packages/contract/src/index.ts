@@ -1,0 +1,10 @@
+export { z } from './zod-locale';
+export * from './profiles';
+export * from './messages';
+export * from './session';
+export * from './common';
+export * from './password';
+export * from './auth';
+export * from './users';
+export * from './devices';
+export * from './access-log';

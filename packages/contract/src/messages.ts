@@ -1,0 +1,29 @@
+/**
+ * Texts users read, in Portuguese (Brazil). Where the documents give a text, it is copied exactly.
+ * Server error codes map to these messages; the web client shows them as they come.
+ */
+export const MSG = {
+  sessionExpired: 'Sua sessão expirou, por favor efetue login novamente.',
+  invalidCredentials: 'Usuário ou senha inválidos.',
+  userDisabled: 'Usuário desativado. Procure o administrador da sua empresa.',
+  tooManyLoginAttempts: 'Muitas tentativas de login. Aguarde um minuto e tente novamente.',
+  tooManyRequests: 'Muitas requisições. Aguarde um instante e tente novamente.',
+  unauthenticated: 'Você precisa estar autenticado para acessar este recurso.',
+  forbidden: 'Você não tem permissão para acessar este recurso.',
+  notFound: 'Registro não encontrado.',
+  routeNotFound: 'Rota não encontrada.',
+  invalidJson: 'O corpo da requisição não é um JSON válido.',
+  bodyTooLarge: 'O corpo da requisição excede o tamanho máximo permitido.',
+  unsupportedMediaType: 'Tipo de conteúdo não suportado.',
+  invalidData: 'Dados inválidos.',
+  internalError: 'Ocorreu um erro inesperado. Tente novamente em instantes.',
+  // Passwords (spec 000 §5, 001 §5)
+  passwordRequired: 'Você deve escolher uma senha',
+  passwordRequiredReset: 'Você deve escolher uma senha para alterar a antiga',
+  passwordRequiredAdmin: 'Você deve informar uma senha',
+  passwordMin: 'A senha deve ter no mínimo 8 caracteres',
+  passwordPattern: 'A senha deve conter ao menos um caractere maiúsculo e um caractere especial',
+  passwordsMustMatch: 'As senhas devem ser iguais',
+  emailTaken: 'Email já cadastrado no sistema.',
+  loginError: 'Erro!',
+} as const;

@@ -1,0 +1,63 @@
+/**
+ * Profiles (roles) by fixed id, and the one table of what each may do (P8).
+ * The server checks every route against this table; the web client derives its menus from it.
+ */
+export const Profile = {
+  SuperAdmin: 1,
+  EnterpriseAdmin: 2,
+  User: 3,
+  ClientOperator: 4,
+  ClientViewer: 5,
+} as const;
+export type ProfileId = (typeof Profile)[keyof typeof Profile];
+
+export const PROFILE_NAMES: Record<ProfileId, string> = {
+  1: 'Super administrador',
+  2: 'Administrador da empresa',
+  3: 'Usuário',
+  4: 'Cliente operador',
+  5: 'Cliente visualizador',
+};
+
+export const ALL_PROFILES: readonly ProfileId[] = [1, 2, 3, 4, 5];
+
+/** The profile never offered when an enterprise user creates another user (spec 000 §5). */
+export const PROFILE_EXCLUDED_FROM_USER_CREATION: ProfileId = Profile.SuperAdmin;
+
+export function isProfileId(value: number): value is ProfileId {
+  return (ALL_PROFILES as readonly number[]).includes(value);
+}
+
+const everyone = ALL_PROFILES;
+const notClients = [Profile.SuperAdmin, Profile.EnterpriseAdmin, Profile.User] as const;
+const admins = [Profile.SuperAdmin, Profile.EnterpriseAdmin] as const;
+const superAdminOnly = [Profile.SuperAdmin] as const;
+
+export const PERMISSIONS = {
+  'profile:own': everyone,
+  'settings:own': everyone,
+  'devices:read': everyone,
+  'devices:rename': notClients,
+  'devices:configure': notClients,
+  'client-devices:read': notClients,
+  'devices:link': admins,
+  'travels:read': everyone,
+  'travels:manage': notClients,
+  'reports:read': everyone,
+  'reports:generate': [Profile.SuperAdmin, Profile.EnterpriseAdmin, Profile.User, Profile.ClientOperator],
+  'locations:read': everyone,
+  'locations:manage': admins,
+  'financial:read': admins,
+  'users:read': admins,
+  'users:manage': admins,
+  'access-log:read': admins,
+  'gateways:manage': admins,
+  'enterprises:manage': superAdminOnly,
+  'firmware:manage': superAdminOnly,
+} as const satisfies Record<string, readonly ProfileId[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(profileId: number, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly number[]).includes(profileId);
+}
