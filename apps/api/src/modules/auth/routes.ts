@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginBody, LoginResponse, MSG, OkResponse, SessionUser, UserClientIdResponse, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { findUserById, findUserInScope } from '../users/repository';
 import type { AppServices } from '../../services';
 
@@ -23,7 +23,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
             const username = typeof body?.username === 'string' ? body.username.toLowerCase() : '';
             return `${request.ip}|${username}`;
           },
-          errorResponseBuilder: () => ({ statusCode: 429, code: 'TOO_MANY_REQUESTS', error: MSG.tooManyLoginAttempts }),
+          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts),
         },
       },
     },

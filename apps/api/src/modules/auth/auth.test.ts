@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG, SESSION_WINDOW_MS } from '@sentinela/contract';
+import { createTestContext, type TestContext } from '../../../test/context';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ demo: true });
+});
+afterAll(() => ctx.close());
+
+describe('POST /api/authenticate', () => {
+  it('answers the token and the user as the documents give them', async () => {
+    const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'aurora.adm', password: 'Sentinela@2026' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.token.token).toMatch(/^[\w-]{40,}$/);
+    expect(body.user).toMatchObject({ username: 'aurora.adm', profile: { _id: 2 }, isOwner: true, enterprise: { name: 'Aurora Alimentos' } });
+    expect(JSON.stringify(body)).not.toMatch(/password|argon2/);
+  });
+
+  it('accepts the username in any case', async () => {
+    const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'Joao.Silva', password: 'Sentinela@2026' });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('gives the same answer for a wrong password and an unknown username', async () => {
+    const wrong = await ctx.request('POST', '/api/authenticate', undefined, { username: 'vida.adm', password: 'Errada@123' });
+    const unknown = await ctx.request('POST', '/api/authenticate', undefined, { username: 'ninguem', password: 'Errada@123' });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().error).toBe(MSG.invalidCredentials);
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('refuses a disabled user without opening a session', async () => {
+    await ctx.db.updateTable('users').set({ disabled: true }).where('username', '=', 'maria.souza').execute();
+    const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe(MSG.userDisabled);
+    await ctx.db.updateTable('users').set({ disabled: false }).where('username', '=', 'maria.souza').execute();
+  });
+
+  it('rate-limits repeated attempts on one username from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'intruso', password: `Errada@${i}00` });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const limited = await ctx.request('POST', '/api/authenticate', undefined, { username: 'INTRUSO', password: 'Sentinela@2026' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toBe(MSG.tooManyLoginAttempts);
+    // Other usernames from the same address are not locked out.
+    expect((await ctx.request('POST', '/api/authenticate', undefined, { username: 'admin', password: 'Sentinela@2026' })).statusCode).toBe(200);
+  });
+});
+
+describe('sessions', () => {
+  it('slide by 5 minutes with each authorised request and expire after 5 idle minutes', async () => {
+    const { token } = await ctx.login('joao.silva');
+    ctx.clock.advance(SESSION_WINDOW_MS - 60_000);
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(200);
+    // Renewed above: 4 more minutes are still inside the new window.
+    ctx.clock.advance(SESSION_WINDOW_MS - 60_000);
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(200);
+    ctx.clock.advance(SESSION_WINDOW_MS + 1_000);
+    const expired = await ctx.request('GET', '/api/me', token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().error).toBe(MSG.sessionExpired);
+  });
+
+  it('end at logout', async () => {
+    const { token } = await ctx.login('vida.adm');
+    expect((await ctx.request('POST', '/api/logout', token)).statusCode).toBe(200);
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(401);
+  });
+
+  it('end when the user is disabled', async () => {
+    const { token } = await ctx.login('maria.souza');
+    await ctx.db.updateTable('users').set({ disabled: true }).where('username', '=', 'maria.souza').execute();
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(401);
+    await ctx.db.updateTable('users').set({ disabled: false }).where('username', '=', 'maria.souza').execute();
+  });
+
+  it('are required by protected routes', async () => {
+    const none = await ctx.request('GET', '/api/me');
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error).toBe(MSG.unauthenticated);
+    const forged = await ctx.request('GET', '/api/me', 'not-a-real-token');
+    expect(forged.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/user-client-id/{userId}', () => {
+  it('answers the enterprise of the user', async () => {
+    const { token, user } = await ctx.login('joao.silva');
+    const res = await ctx.request('GET', `/api/user-client-id/${user._id}`, token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ _id: user.enterprise?._id, name: 'Aurora Alimentos' });
+  });
+
+  it('answers nulls for the super admin, who has no enterprise', async () => {
+    const { token, user } = await ctx.login('admin');
+    expect((await ctx.request('GET', `/api/user-client-id/${user._id}`, token)).json()).toEqual({ _id: null, name: null });
+  });
+});

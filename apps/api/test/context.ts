@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { CLIENT_VERSION } from '@sentinela/contract';
+import { buildApp } from '../src/app';
+import type { AppConfig } from '../src/config/config';
+import { openDatabase, type DatabaseHandle } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { ManualClock } from '../src/lib/clock';
+import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo';
+import { withDatabase } from './global-setup';
+
+export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
+  env: 'test',
+  port: 0,
+  host: '127.0.0.1',
+  databaseUrl: undefined,
+  dataDir: 'memory://',
+  demo: false,
+  logLevel: 'silent',
+  trustProxy: false,
+  webDist: undefined,
+  bodyLimitBytes: 1024 * 1024,
+  loginMaxPerMinute: 10,
+  dbPoolSize: 5,
+  ...overrides,
+});
+
+/** A fresh database for one test file: a copy of the migrated template, or an in-memory PGlite. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const postgres = inject('postgres');
+  if (!postgres) {
+    const handle = await openDatabase({ dataDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const name = `t_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${postgres.template}`);
+  } finally {
+    await admin.end();
+  }
+  return openDatabase({ databaseUrl: withDatabase(postgres.url, name), dataDir: '', poolSize: 5 });
+}
+
+export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+
+/** The real app on a fresh database, with a clock the test moves, optionally with the demo data. */
+export async function createTestContext(options: { demo?: boolean; config?: Partial<AppConfig> } = {}) {
+  const database = await openTestDatabase();
+  const clock = new ManualClock(new Date());
+  if (options.demo) await seedDemoData(database.db, clock);
+  const { app, services } = await buildApp({ config: testConfig(options.config), db: database.db, clock, logger: false });
+  await app.ready();
+
+  const headers = { client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
+
+  async function login(username: string, password = DEMO_PASSWORD) {
+    const res = await app.inject({ method: 'POST', url: '/api/authenticate', headers, payload: { username, password } });
+    if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+    const body = res.json() as { token: { token: string }; user: { _id: string; enterprise: { _id: string } | null } };
+    return { token: body.token.token, user: body.user };
+  }
+
+  /** A request as a signed-in user (token) or anonymous. */
+  function request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token?: string, payload?: unknown): Promise<LightMyRequestResponse> {
+    return app.inject({
+      method,
+      url,
+      headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  }
+
+  return {
+    app,
+    services,
+    db: database.db,
+    clock,
+    login,
+    request,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
