@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/users/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { accessLogRoutes } from './modules/access-log/routes';
+import { enterpriseRoutes } from './modules/enterprises/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -47,7 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(auth, { sessions: services.sessions });
   await app.register(accessLog, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist });

@@ -5,6 +5,7 @@ import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session-service';
 import { DeviceService } from './modules/devices/service';
+import { UserService } from './modules/users/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -15,6 +16,7 @@ export interface AppServices {
   auth: AuthService;
   accessLog: AccessLogWriter;
   devices: DeviceService;
+  users: UserService;
 }
 
 export function createServices(
@@ -33,5 +35,6 @@ export function createServices(
     accessLog,
     auth: new AuthService(db, sessions, accessLog, clock),
     devices: new DeviceService(db, clock),
+    users: new UserService(db, clock, sessions),
   };
 }

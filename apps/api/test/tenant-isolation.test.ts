@@ -7,6 +7,7 @@ let aurora: { token: string; userId: string };
 let joao: { token: string; userId: string };
 let vidaUserId: string;
 let vidaAdminId: string;
+let vidaEnterpriseId: string;
 let vidaDevice: { id: string; mac: string };
 let auroraDevice: { id: string; mac: string };
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   const ids = await ctx.db.selectFrom('users').select(['id', 'username']).execute();
   vidaUserId = ids.find((u) => u.username === 'maria.souza')!.id;
   vidaAdminId = ids.find((u) => u.username === 'vida.adm')!.id;
+  vidaEnterpriseId = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Vida Farma').executeTakeFirstOrThrow()).id;
   const devices = await ctx.db.selectFrom('devices').select(['id', 'mac']).execute();
   vidaDevice = devices.find((d) => d.mac === 'C3:00:00:00:02:02')!;
   auroraDevice = devices.find((d) => d.mac === 'C3:00:00:00:01:03')!;
@@ -34,6 +36,8 @@ describe('an enterprise admin reaching into another enterprise', () => {
     ['GET', () => `/api/access-log?user_id=${vidaUserId}`],
     ['GET', () => `/api/show-beacon-device/${vidaDevice.id}`],
     ['GET', () => `/api/beacon-device/${vidaDevice.mac}/historic-count`],
+    ['GET', () => `/api/users-by-client/${vidaEnterpriseId}`],
+    ['GET', () => `/api/devices-by-client/${vidaEnterpriseId}`],
   ] as const)('%s %s is not found', async (method, url) => {
     const res = await ctx.request(method, url(), aurora.token);
     expect(res.statusCode).toBe(404);
@@ -52,6 +56,19 @@ describe('an enterprise admin reaching into another enterprise', () => {
     expect(res.statusCode).toBe(200);
     const macs = res.json().map((d: { mac: string }) => d.mac).sort();
     expect(macs).toEqual(['C3:00:00:00:01:01', 'C3:00:00:00:01:02', 'C3:00:00:00:01:03', 'C3:00:00:00:01:04']);
+  });
+
+  it('cannot deactivate its users, nor the enterprise', async () => {
+    const user = await ctx.request('POST', '/api/client-active-inactive', aurora.token, { user_id: vidaUserId, status: true });
+    expect(user.statusCode).toBe(404);
+    const client = await ctx.request('POST', '/api/client-active-inactive', aurora.token, { client_id: vidaEnterpriseId, status: true });
+    expect(client.statusCode).toBe(403);
+    const rows = await ctx.db.selectFrom('users').select('disabled').where('enterprise_id', '=', vidaEnterpriseId).execute();
+    expect(rows.every((r) => !r.disabled)).toBe(true);
+  });
+
+  it('may not list enterprises', async () => {
+    expect((await ctx.request('GET', '/api/client-all', aurora.token)).statusCode).toBe(403);
   });
 
   it('may not use the super admin listing', async () => {

@@ -8,3 +8,4 @@ export * from './auth';
 export * from './users';
 export * from './devices';
 export * from './access-log';
+export * from './enterprises';

@@ -18,3 +18,8 @@ export function scopeFor(user: { id: string; profileId: number; enterpriseId: st
   }
   return { kind: 'user', userId: user.id, enterpriseId: user.enterpriseId };
 }
+
+/** True when the scope reaches the given enterprise's data at all. */
+export function reachesEnterprise(scope: TenantScope, enterpriseId: string): boolean {
+  return scope.kind === 'all' || scope.enterpriseId === enterpriseId;
+}

@@ -54,8 +54,10 @@ export async function findDeviceInScope(db: Db, scope: TenantScope, id: string):
   return row && toDevice(row);
 }
 
-export async function listDevicesInScope(db: Db, scope: TenantScope): Promise<Device[]> {
-  const rows = await devicesInScope(deviceQuery(db), scope).orderBy('d.created_at', 'desc').orderBy('d.id').execute();
+export async function listDevicesInScope(db: Db, scope: TenantScope, filter: { enterpriseId?: string } = {}): Promise<Device[]> {
+  let query = devicesInScope(deviceQuery(db), scope);
+  if (filter.enterpriseId) query = query.where('d.enterprise_id', '=', filter.enterpriseId);
+  const rows = await query.orderBy('d.created_at', 'desc').orderBy('d.id').execute();
   return rows.map(toDevice);
 }
 

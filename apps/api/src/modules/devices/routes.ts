@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Device, DeviceList, HistoricCountResponse, IdParam, MacParam, MSG, Profile, UpdateDeviceNameBody, z } from '@sentinela/contract';
+import { ClientIdParam, Device, DeviceList, HistoricCountResponse, IdParam, MacParam, MSG, Profile, UpdateDeviceNameBody, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import { forbidden, notFound } from '../../lib/errors';
+import { reachesEnterprise } from '../../lib/tenant-scope';
 import type { AppServices } from '../../services';
 import { findUserInScope } from '../users/repository';
 import { findDeviceInScope, listDevicesInScope } from './repository';
@@ -30,6 +31,16 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       const target = await findUserInScope(services.db, requireAuth(request).scope, request.params.userId);
       if (!target) throw notFound('Usuário não encontrado.');
       return listDevicesInScope(services.db, { kind: 'user', userId: target.id, enterpriseId: target.enterprise?._id ?? null });
+    },
+  );
+
+  app.get(
+    '/api/devices-by-client/:clientId',
+    { schema: { params: ClientIdParam, response: { 200: DeviceList } }, config: { permission: 'client-devices:read' } },
+    async (request) => {
+      const { scope } = requireAuth(request);
+      if (!reachesEnterprise(scope, request.params.clientId)) throw notFound('Empresa não encontrada.');
+      return listDevicesInScope(services.db, scope, { enterpriseId: request.params.clientId });
     },
   );
 

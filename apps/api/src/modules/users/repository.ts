@@ -49,6 +49,22 @@ function inScope<Q extends ReturnType<typeof userQuery>>(query: Q, scope: Tenant
   }
 }
 
+export async function listUsersOfEnterpriseInScope(
+  db: Db,
+  scope: TenantScope,
+  enterpriseId: string,
+  disabled: boolean | undefined,
+): Promise<UserDetail[]> {
+  let query = inScope(userQuery(db), scope).where('u.enterprise_id', '=', enterpriseId);
+  if (disabled !== undefined) query = query.where('u.disabled', '=', disabled);
+  const rows = await query.orderBy('u.created_at').execute();
+  return rows.map(toUserDetail);
+}
+
+export async function setUserDisabled(db: Db, id: string, disabled: boolean, now: Date): Promise<void> {
+  await db.updateTable('users').set({ disabled, updated_at: now }).where('id', '=', id).execute();
+}
+
 export async function findUserInScope(db: Db, scope: TenantScope, id: string): Promise<UserDetail | undefined> {
   const row = await inScope(userQuery(db), scope).where('u.id', '=', id).executeTakeFirst();
   return row && toUserDetail(row);

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParam, UserDetail } from '@sentinela/contract';
+import { ActiveInactiveBody, ClientIdParam, IdParam, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { notFound } from '../../lib/errors';
+import { reachesEnterprise } from '../../lib/tenant-scope';
 import type { AppServices } from '../../services';
-import { findUserInScope } from './repository';
+import { findUserInScope, listUsersOfEnterpriseInScope } from './repository';
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.get(
@@ -13,6 +14,33 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
       const user = await findUserInScope(services.db, requireAuth(request).scope, request.params.id);
       if (!user) throw notFound('Usuário não encontrado.');
       return user;
+    },
+  );
+
+  app.get(
+    '/api/users-by-client/:clientId',
+    {
+      schema: { params: ClientIdParam, querystring: UsersByClientQuery, response: { 200: z.array(UserDetail) } },
+      config: { permission: 'users:read' },
+    },
+    async (request) => {
+      const { scope } = requireAuth(request);
+      if (!reachesEnterprise(scope, request.params.clientId)) throw notFound('Empresa não encontrada.');
+      const disabled = request.query.disabled === undefined ? undefined : request.query.disabled === 'true';
+      return listUsersOfEnterpriseInScope(services.db, scope, request.params.clientId, disabled);
+    },
+  );
+
+  app.post(
+    '/api/client-active-inactive',
+    {
+      schema: { body: ActiveInactiveBody, response: { 200: z.object({ success: z.literal(true), message: z.string() }) } },
+      config: { permission: 'users:manage' },
+    },
+    async (request) => {
+      const { user_id, client_id, status } = request.body;
+      const message = await services.users.setActive(requireAuth(request), { userId: user_id, clientId: client_id }, status);
+      return { success: true as const, message };
     },
   );
 };

@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { EnterpriseSummary } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+
+/** Enterprises with their linked devices and users, as the Empresas screen lists them (M2). */
+export async function listEnterprises(db: Db): Promise<EnterpriseSummary[]> {
+  const rows = await db
+    .selectFrom('enterprises as e')
+    .select([
+      'e.id', 'e.name', 'e.email', 'e.disabled', 'e.created_at',
+      sql<string[]>`coalesce((select array_agg(d.id::text order by d.created_at) from devices d where d.enterprise_id = e.id), '{}')`.as('device_ids'),
+      sql<{ id: string; isOwner: boolean; name: string; username: string }[]>`coalesce((select json_agg(json_build_object('id', u.id, 'isOwner', u.is_owner, 'name', u.name, 'username', u.username) order by u.created_at) from users u where u.enterprise_id = e.id), '[]'::json)`.as('members'),
+    ])
+    .orderBy('e.created_at', 'desc')
+    .execute();
+  return rows.map((r) => {
+    const owner = r.members.find((m) => m.isOwner);
+    return {
+      _id: r.id,
+      name: r.name,
+      email: r.email,
+      disabled: r.disabled,
+      created_at: r.created_at.toISOString(),
+      available_devices: r.device_ids,
+      users: r.members.map((m) => ({ id: m.id, isOwner: m.isOwner })),
+      userOwner: owner ? { _id: owner.id, name: owner.name, username: owner.username } : null,
+    };
+  });
+}
+
+export async function setEnterpriseDisabled(db: Db, id: string, disabled: boolean, now: Date): Promise<boolean> {
+  const result = await db.updateTable('enterprises').set({ disabled, updated_at: now }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

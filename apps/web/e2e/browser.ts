@@ -1,0 +1,31 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export const DEMO_PASSWORD = 'Sentinela@2026';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS });
+}
+
+export async function newPage(browser: Browser, viewport = { width: 1366, height: 800 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: inject('baseURL'), viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function login(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('Usuário').fill(username);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** Saves a screenshot under .tmp/screenshots for a person to look at (never compared automatically). */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `${import.meta.dirname}/../../../.tmp/screenshots/${name}.png`, fullPage: true });
+}

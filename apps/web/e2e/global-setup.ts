@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    databaseUrl: string;
+  }
+}
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not become healthy');
+}
+
+/** Starts the product as `npm start` would (built web app, demo data) on its own fresh database. */
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopPostgres: (() => void) | undefined;
+  // @ts-expect-error plain ESM helpers shared with the test runner script
+  const { startPostgres, freePort } = await import('../../../scripts/lib/postgres.mjs');
+  if (!adminUrl) {
+    const server = await startPostgres();
+    adminUrl = server.url as string;
+    stopPostgres = server.stop;
+  }
+  const dbName = `e2e_${randomUUID().replace(/-/g, '')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  const databaseUrl = u.toString();
+
+  const port = (await freePort()) as number;
+  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DEMO: '1',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: path.join(root, 'apps/web/dist'),
+    },
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForHealth(baseURL, server);
+  project.provide('baseURL', baseURL);
+  project.provide('databaseUrl', databaseUrl);
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    stopPostgres?.();
+  };
+}

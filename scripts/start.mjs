@@ -1,0 +1,33 @@
+// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
+// server (migrations, demo data on an empty database, API and web on PORT).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from './lib/run.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const webDist = path.join(root, 'apps/web/dist');
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(target).map((name) => (name === 'node_modules' ? 0 : newestMtime(path.join(target, name)))));
+}
+
+const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'];
+const builtAt = existsSync(path.join(webDist, 'index.html')) ? statSync(path.join(webDist, 'index.html')).mtimeMs : 0;
+if (!process.env.WEB_DIST && sources.some((s) => newestMtime(path.join(root, s)) > builtAt)) {
+  console.log('Construindo a aplicação web…');
+  const code = await run('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root });
+  if (code !== 0) process.exit(code);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+  stdio: 'inherit',
+  cwd: root,
+  env: { WEB_DIST: webDist, NODE_ENV: 'production', ...process.env },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

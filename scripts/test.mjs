@@ -1,0 +1,65 @@
+// `npm test`: the whole suite on a fresh machine. Typecheck, lint, the API suite on a real PostgreSQL
+// (started here from the machine's binaries) and again on the embedded PGlite, the web component tests,
+// and the end-to-end tests in Debian's Chromium. Ends with one line: "N passed, N failed".
+import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startPostgres } from './lib/postgres.mjs';
+import { ensureChromium } from './lib/chromium.mjs';
+import { run } from './lib/run.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(root, '.tmp/test-results');
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+
+const summary = [];
+let failedSteps = 0;
+
+async function step(name, command, args, env) {
+  const started = Date.now();
+  console.log(`\n=== ${name}`);
+  const code = await run(command, args, { env, cwd: root });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (code !== 0) failedSteps++;
+  return { code, seconds };
+}
+
+async function vitestSuite(name, config, env = {}) {
+  const file = path.join(resultsDir, `${name.replace(/\W+/g, '-')}.json`);
+  const { code, seconds } = await step(name, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile=${file}`], env);
+  let passed = 0;
+  let failed = code === 0 ? 0 : 1;
+  if (existsSync(file)) {
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    passed = json.numPassedTests;
+    failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
+  }
+  summary.push({ name, passed, failed, seconds });
+}
+
+async function checkStep(name, command, args) {
+  const { code, seconds } = await step(name, command, args);
+  summary.push({ name, passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, seconds });
+}
+
+const postgres = await startPostgres();
+try {
+  await checkStep('typecheck', 'npm', ['run', 'typecheck']);
+  await checkStep('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
+  await vitestSuite('api (PostgreSQL)', 'apps/api/vitest.config.ts', { DATABASE_URL: postgres.url });
+  await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
+  await vitestSuite('web components', 'apps/web/vitest.config.ts');
+  await checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+  const chromium = ensureChromium();
+  await vitestSuite('end-to-end (Chromium)', 'apps/web/vitest.e2e.config.ts', { DATABASE_URL: postgres.url, CHROMIUM_PATH: chromium });
+} finally {
+  postgres.stop();
+}
+
+console.log('\n=== Summary');
+for (const s of summary) console.log(`${s.name.padEnd(24)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed  (${s.seconds} s)`);
+const passed = summary.reduce((n, s) => n + s.passed, 0);
+const failed = summary.reduce((n, s) => n + s.failed, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || failedSteps > 0 ? 1 : 0);
