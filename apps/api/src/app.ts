@@ -15,6 +15,7 @@ import { userRoutes } from './modules/users/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { accessLogRoutes } from './modules/access-log/routes';
 import { enterpriseRoutes } from './modules/enterprises/routes';
+import { historyRoutes } from './modules/readings/history-routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -48,7 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(auth, { sessions: services.sessions });
   await app.register(accessLog, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist });

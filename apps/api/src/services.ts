@@ -6,6 +6,7 @@ import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session-service';
 import { DeviceService } from './modules/devices/service';
 import { UserService } from './modules/users/service';
+import { HistoryService } from './modules/readings/history-service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -17,6 +18,7 @@ export interface AppServices {
   accessLog: AccessLogWriter;
   devices: DeviceService;
   users: UserService;
+  history: HistoryService;
 }
 
 export function createServices(
@@ -36,5 +38,6 @@ export function createServices(
     auth: new AuthService(db, sessions, accessLog, clock),
     devices: new DeviceService(db, clock),
     users: new UserService(db, clock, sessions),
+    history: new HistoryService(db, clock),
   };
 }

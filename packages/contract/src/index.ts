@@ -9,3 +9,4 @@ export * from './users';
 export * from './devices';
 export * from './access-log';
 export * from './enterprises';
+export * from './history';

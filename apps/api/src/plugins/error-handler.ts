@@ -26,11 +26,11 @@ async function errorHandler(app: FastifyInstance) {
 
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
-        path: `${error.validationContext ?? ''}${v.instancePath}`.replace(/^body\//, '').replace(/\//g, '.'),
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? MSG.invalidData,
       }));
       const first = issues[0];
-      const message = first ? (first.path && !first.path.endsWith('.') ? `${first.message} (campo ${first.path})` : first.message) : MSG.invalidData;
+      const message = first ? (first.path ? `${first.message} (campo ${first.path})` : first.message) : MSG.invalidData;
       return send(reply, 'VALIDATION', message, issues);
     }
 

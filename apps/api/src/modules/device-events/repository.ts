@@ -22,3 +22,36 @@ export async function recordDeviceEvent(
     })
     .execute();
 }
+
+const TYPE_LABELS: Record<string, string> = {
+  rename: 'Alteração de nome',
+  config: 'Configuração',
+  link: 'Vínculo',
+  unlink: 'Desvínculo',
+  firmware: 'Firmware',
+  travel: 'Viagem',
+};
+
+export async function listDeviceEvents(db: Db, deviceId: string, limit = 500) {
+  const rows = await db
+    .selectFrom('device_events as ev')
+    .leftJoin('users as u', 'u.id', 'ev.user_id')
+    .select(['ev.id', 'ev.created_at', 'ev.type', 'ev.message', 'ev.client', 'ev.client_version', 'ev.client_os', 'ev.api_version', 'u.name as user_name'])
+    .where('ev.device_id', '=', deviceId)
+    .orderBy('ev.created_at', 'desc')
+    .orderBy('ev.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    _id: String(r.id),
+    created_at: r.created_at.toISOString(),
+    type: r.type,
+    type_formatted: TYPE_LABELS[r.type] ?? r.type,
+    message: r.message,
+    user: r.user_name ? { name: r.user_name } : null,
+    client: r.client,
+    clientVersion: r.client_version,
+    clientOs: r.client_os,
+    apiVersion: r.api_version,
+  }));
+}

@@ -1,5 +1,7 @@
 import type { Device } from '@sentinela/contract';
+import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import type { DevicesTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
 
 function deviceQuery(db: Db) {
@@ -73,4 +75,10 @@ export async function countReadingsOfDevice(db: Db, deviceNum: number): Promise<
 
 export async function renameDevice(db: Db, id: string, name: string, now: Date): Promise<void> {
   await db.updateTable('devices').set({ name, updated_at: now }).where('id', '=', id).execute();
+}
+
+export type DeviceSettings = Partial<Pick<Updateable<DevicesTable>, 'name' | 'location_id' | 'group_id' | 'temperature_min' | 'temperature_max' | 'humidity_min' | 'humidity_max' | 'out_of_range_minutes' | 'no_data_minutes'>>;
+
+export async function updateDeviceSettings(db: Db, id: string, settings: DeviceSettings, now: Date): Promise<void> {
+  await db.updateTable('devices').set({ ...settings, updated_at: now }).where('id', '=', id).execute();
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ClientIdParam, Device, DeviceList, HistoricCountResponse, IdParam, MacParam, MSG, Profile, UpdateDeviceNameBody, z } from '@sentinela/contract';
+import { ClientIdParam, Device, DeviceEventsResponse, DeviceList, UpdateDeviceBody, HistoricCountResponse, IdParam, MacParam, MSG, Profile, UpdateDeviceNameBody, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import { forbidden, notFound } from '../../lib/errors';
@@ -66,6 +66,21 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     async (request) => {
       const auth = requireAuth(request);
       return services.devices.rename(auth.scope, request.params.mac, request.body.name, { userId: auth.userId, meta: clientMeta(request) });
+    },
+  );
+
+  app.get(
+    '/api/beacon-device/:mac/logs',
+    { schema: { params: MacParam, response: { 200: DeviceEventsResponse } }, config: { permission: 'devices:read' } },
+    async (request) => ({ content: await services.devices.events(requireAuth(request).scope, request.params.mac) }),
+  );
+
+  app.put(
+    '/api/devices/:id',
+    { schema: { params: IdParam, body: UpdateDeviceBody, response: { 200: Device } }, config: { permission: 'devices:configure' } },
+    async (request) => {
+      const auth = requireAuth(request);
+      return services.devices.configure(auth.scope, request.params.id, request.body, { userId: auth.userId, meta: clientMeta(request) });
     },
   );
 };

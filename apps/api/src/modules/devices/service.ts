@@ -1,11 +1,11 @@
-import type { Device } from '@sentinela/contract';
+import type { Device, UpdateDeviceBody, z } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { ClientMeta } from '../auth/session-service';
-import { recordDeviceEvent } from '../device-events/repository';
-import { countReadingsOfDevice, findDeviceByMacInScope, findDeviceInScope, renameDevice } from './repository';
+import { listDeviceEvents, recordDeviceEvent } from '../device-events/repository';
+import { countReadingsOfDevice, findDeviceByMacInScope, findDeviceInScope, renameDevice, updateDeviceSettings } from './repository';
 
 const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
 
@@ -40,4 +40,60 @@ export class DeviceService {
     if (!device) throw notFound(DEVICE_NOT_FOUND);
     return device;
   }
+
+  async events(scope: TenantScope, mac: string) {
+    const found = await findDeviceByMacInScope(this.db, scope, mac);
+    if (!found) throw notFound(DEVICE_NOT_FOUND);
+    return listDeviceEvents(this.db, found.device._id);
+  }
+
+  /** D4: name, place and limits; every change is recorded as a device event. */
+  async configure(scope: TenantScope, id: string, input: z.infer<typeof UpdateDeviceBody>, by: { userId: string; meta: ClientMeta }): Promise<Device> {
+    const before = await findDeviceInScope(this.db, scope, id);
+    if (!before) throw notFound(DEVICE_NOT_FOUND);
+    const now = this.clock.now();
+    const t = input.config?.temperature;
+    const h = input.config?.humidity;
+    const changes = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.location_id !== undefined && { location_id: input.location_id }),
+      ...(input.group_id !== undefined && { group_id: input.group_id }),
+      ...(t?.min !== undefined && { temperature_min: t.min }),
+      ...(t?.max !== undefined && { temperature_max: t.max }),
+      ...(h?.min !== undefined && { humidity_min: h.min }),
+      ...(h?.max !== undefined && { humidity_max: h.max }),
+      ...(input.config?.out_of_range_minutes !== undefined && { out_of_range_minutes: input.config.out_of_range_minutes }),
+      ...(input.config?.no_data_minutes !== undefined && { no_data_minutes: input.config.no_data_minutes }),
+    };
+    const tMin = changes.temperature_min !== undefined ? changes.temperature_min : before.config.temperature.min;
+    const tMax = changes.temperature_max !== undefined ? changes.temperature_max : before.config.temperature.max;
+    const hMin = changes.humidity_min !== undefined ? changes.humidity_min : before.config.humidity.min;
+    const hMax = changes.humidity_max !== undefined ? changes.humidity_max : before.config.humidity.max;
+    if (tMin !== null && tMax !== null && tMin >= tMax) throw badRequest('A temperatura mínima deve ser menor que a máxima.');
+    if (hMin !== null && hMax !== null && hMin >= hMax) throw badRequest('A umidade mínima deve ser menor que a máxima.');
+
+    const parts: string[] = [];
+    if (changes.name !== undefined && changes.name !== before.name) parts.push(`nome "${before.name}" → "${changes.name}"`);
+    if (tMin !== before.config.temperature.min || tMax !== before.config.temperature.max) parts.push(`temperatura ${range(tMin, tMax)} °C`);
+    if (hMin !== before.config.humidity.min || hMax !== before.config.humidity.max) parts.push(`umidade ${range(hMin, hMax)} %`);
+    if (changes.out_of_range_minutes !== undefined) parts.push(`alarme após ${changes.out_of_range_minutes} min fora da faixa`);
+    if (changes.no_data_minutes !== undefined) parts.push(changes.no_data_minutes === null ? 'sem alarme de ausência de dados' : `alarme sem dados após ${changes.no_data_minutes} min`);
+
+    await this.db.transaction().execute(async (trx) => {
+      await updateDeviceSettings(trx, id, changes, now);
+      await recordDeviceEvent(trx, {
+        deviceId: id,
+        type: 'config',
+        message: parts.length ? `Configuração alterada: ${parts.join('; ')}` : 'Configuração salva sem alterações',
+        userId: by.userId,
+        meta: by.meta,
+        at: now,
+      });
+    });
+    const device = await findDeviceInScope(this.db, scope, id);
+    if (!device) throw notFound(DEVICE_NOT_FOUND);
+    return device;
+  }
 }
+
+const range = (min: number | null, max: number | null) => `${min ?? '--'} a ${max ?? '--'}`;

@@ -1,0 +1,95 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { HistoryFilter, Reading } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
+import { badRequest } from '../../lib/errors';
+
+export const DEFAULT_WINDOW_MS = 2 * 24 * 3600 * 1000;
+
+export interface HistoryWindow {
+  from: Date;
+  to: Date;
+}
+
+/** The instants a history filter means: the UTC fields when given, else the typed ones, else the last two days. */
+export function resolveWindow(filter: HistoryFilter, now: Date): HistoryWindow {
+  if (filter.lastTwoDays) return { from: new Date(now.getTime() - DEFAULT_WINDOW_MS), to: now };
+  const toText = filter.dateEndUtc ?? filter.dateEnd;
+  const fromText = filter.dateInitUtc ?? filter.dateInit;
+  const to = toText ? new Date(toText) : now;
+  const from = fromText ? new Date(fromText) : new Date(to.getTime() - DEFAULT_WINDOW_MS);
+  if (from > to) throw badRequest('A data inicial deve ser anterior à data final.');
+  return { from, to };
+}
+
+function filtered(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow) {
+  let query = db
+    .selectFrom('readings')
+    .where('device_num', '=', deviceNum)
+    .where('ts', '>=', window.from)
+    .where('ts', '<=', window.to);
+  if (filter.minTemp !== undefined) query = query.where('temperature', '>=', filter.minTemp);
+  if (filter.maxTemp !== undefined) query = query.where('temperature', '<=', filter.maxTemp);
+  if (filter.minHum !== undefined) query = query.where('humidity', '>=', filter.minHum);
+  if (filter.maxHum !== undefined) query = query.where('humidity', '<=', filter.maxHum);
+  return query as SelectQueryBuilder<Database, 'readings', object>;
+}
+
+export async function readingsPage(
+  db: Db,
+  device: { num: number; mac: string },
+  filter: HistoryFilter,
+  window: HistoryWindow,
+  page: number,
+  limit: number,
+): Promise<{ data: Reading[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(db, device.num, filter, window)
+      .select(['ts', 'temperature', 'humidity', 'battery', 'lat', 'lng', 'travel_id'])
+      .orderBy('ts', 'desc')
+      .offset((page - 1) * limit)
+      .limit(limit)
+      .execute(),
+    filtered(db, device.num, filter, window).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: Number(count.n),
+    data: rows.map((r) => ({
+      createdAt: r.ts.toISOString(),
+      temperature: r.temperature,
+      humidity: r.humidity,
+      battery: r.battery,
+      lat: r.lat,
+      lng: r.lng,
+      travelId: r.travel_id,
+      mac: device.mac,
+    })),
+  };
+}
+
+export interface Bucket {
+  t: number;
+  n: number;
+  tMin: number | null; tMax: number | null; tAvg: number | null;
+  hMin: number | null; hMax: number | null; hAvg: number | null;
+}
+
+/** Min, max and mean per time bucket, computed by the database: a 90-day chart is a few thousand rows, not 100k. */
+export async function readingBuckets(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow, bucketSeconds: number): Promise<Bucket[]> {
+  const bucket = sql<number>`(floor(extract(epoch from ts) / ${bucketSeconds}) * ${bucketSeconds})::float8`;
+  const rows = await filtered(db, deviceNum, filter, window)
+    .select([
+      bucket.as('t'),
+      sql<number>`count(*)::int`.as('n'),
+      sql<number | null>`min(temperature)::float8`.as('tMin'),
+      sql<number | null>`max(temperature)::float8`.as('tMax'),
+      sql<number | null>`avg(temperature)::float8`.as('tAvg'),
+      sql<number | null>`min(humidity)::float8`.as('hMin'),
+      sql<number | null>`max(humidity)::float8`.as('hMax'),
+      sql<number | null>`avg(humidity)::float8`.as('hAvg'),
+    ])
+    .groupBy(sql`1`)
+    .orderBy(sql`1`)
+    .execute();
+  return rows.map((r) => ({ ...r, t: Number(r.t), n: Number(r.n) }));
+}

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HistoryPage, HistoryPageQuery, HistorySeries, MacParam, SeriesQuery } from '@sentinela/contract';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+
+export const historyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.get(
+    '/api/beacon-device/history/mac/:mac',
+    { schema: { params: MacParam, querystring: HistoryPageQuery, response: { 200: HistoryPage } }, config: { permission: 'devices:read' } },
+    async (request) => {
+      const { page, limit, ...filter } = request.query;
+      return services.history.page(requireAuth(request).scope, request.params.mac, filter, page, limit);
+    },
+  );
+
+  app.get(
+    '/api/beacon-device/history/mac/:mac/series',
+    { schema: { params: MacParam, querystring: SeriesQuery, response: { 200: HistorySeries } }, config: { permission: 'devices:read' } },
+    async (request) => {
+      const { points, ...filter } = request.query;
+      return services.history.series(requireAuth(request).scope, request.params.mac, filter, points);
+    },
+  );
+};

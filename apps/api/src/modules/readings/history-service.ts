@@ -1,0 +1,69 @@
+import type { HistoryFilter, HistoryPage, HistorySeries } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { notFound } from '../../lib/errors';
+import type { TenantScope } from '../../lib/tenant-scope';
+import { findDeviceByMacInScope } from '../devices/repository';
+import { readingBuckets, readingsPage, resolveWindow, type Bucket } from './history-repository';
+
+const round = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
+
+/** Device history (D3): a page of raw readings for the Dados tab, a downsampled series for the charts. */
+export class HistoryService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private async device(scope: TenantScope, mac: string) {
+    const found = await findDeviceByMacInScope(this.db, scope, mac);
+    if (!found) throw notFound('Dispositivo não encontrado.');
+    return found;
+  }
+
+  async page(scope: TenantScope, mac: string, filter: HistoryFilter, page: number, limit: number): Promise<HistoryPage> {
+    const { device, num } = await this.device(scope, mac);
+    const window = resolveWindow(filter, this.clock.now());
+    const { data, total } = await readingsPage(this.db, { num, mac: device.mac }, filter, window, page, limit);
+    return { data, total, page, limit, from: window.from.toISOString(), to: window.to.toISOString() };
+  }
+
+  async series(scope: TenantScope, mac: string, filter: HistoryFilter, points: number): Promise<HistorySeries> {
+    const { device, num } = await this.device(scope, mac);
+    const window = resolveWindow(filter, this.clock.now());
+    const rangeSeconds = Math.max(1, (window.to.getTime() - window.from.getTime()) / 1000);
+    const bucketSeconds = Math.max(1, Math.ceil(rangeSeconds / points));
+    const buckets = await readingBuckets(this.db, num, filter, window, bucketSeconds);
+    return {
+      bucketSeconds,
+      count: buckets.reduce((n, b) => n + b.n, 0),
+      t: buckets.map((b) => b.t),
+      temperature: { min: buckets.map((b) => round(b.tMin)), max: buckets.map((b) => round(b.tMax)), mean: buckets.map((b) => round(b.tAvg)) },
+      humidity: { min: buckets.map((b) => round(b.hMin)), max: buckets.map((b) => round(b.hMax)), mean: buckets.map((b) => round(b.hAvg)) },
+      stats: { temperature: stats(buckets, 'tMin', 'tMax', 'tAvg'), humidity: stats(buckets, 'hMin', 'hMax', 'hAvg') },
+      limits: device.config,
+      from: window.from.toISOString(),
+      to: window.to.toISOString(),
+    };
+  }
+}
+
+/** Overall min, max and mean from the buckets (the mean weighted by each bucket's count). */
+function stats(buckets: Bucket[], minKey: 'tMin' | 'hMin', maxKey: 'tMax' | 'hMax', avgKey: 'tAvg' | 'hAvg') {
+  let min: number | null = null;
+  let max: number | null = null;
+  let sum = 0;
+  let n = 0;
+  for (const b of buckets) {
+    const lo = b[minKey];
+    const hi = b[maxKey];
+    const avg = b[avgKey];
+    if (lo !== null && (min === null || lo < min)) min = lo;
+    if (hi !== null && (max === null || hi > max)) max = hi;
+    if (avg !== null) {
+      sum += avg * b.n;
+      n += b.n;
+    }
+  }
+  return { min: round(min), max: round(max), mean: n ? round(sum / n) : null };
+}

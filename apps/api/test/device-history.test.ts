@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from './context';
+
+let ctx: TestContext;
+let token: string;
+const MAC = 'C3:00:00:00:01:03';
+beforeAll(async () => {
+  ctx = await createTestContext({ demo: true });
+  token = (await ctx.login('aurora.adm')).token;
+});
+afterAll(() => ctx.close());
+
+describe('GET /api/beacon-device/history/mac/{mac}', () => {
+  it('pages the last two days by default, newest first', async () => {
+    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?limit=10`, token);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    // A reading every 5 minutes: 48 h hold 576 or 577 of them.
+    expect(body.total).toBeGreaterThanOrEqual(576);
+    expect(body.total).toBeLessThanOrEqual(577);
+    expect(body.data).toHaveLength(10);
+    expect(Date.parse(body.data[0].createdAt)).toBeGreaterThan(Date.parse(body.data[9].createdAt));
+    expect(body.data[0].mac).toBe(MAC);
+  });
+
+  it('filters by date range (UTC instants) and by temperature', async () => {
+    const to = new Date(ctx.clock.now().getTime() - 3600_000);
+    const from = new Date(to.getTime() - 3600_000);
+    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?dateInitUtc=${from.toISOString()}&dateEndUtc=${to.toISOString()}&isUtc=true`, token);
+    expect(res.json().total).toBe(12);
+    const warm = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?minTemp=-19&limit=1000`, token);
+    expect(warm.json().data.every((r: { temperature: number }) => r.temperature >= -19)).toBe(true);
+    expect(warm.json().total).toBeLessThan(577);
+  });
+
+  it('refuses reversed dates and non-numbers in Portuguese', async () => {
+    const reversed = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?dateInitUtc=2026-11-20T00:00:00Z&dateEndUtc=2026-11-10T00:00:00Z`, token);
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().error).toBe('A data inicial deve ser anterior à data final.');
+    const nan = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?minTemp=abc`, token);
+    expect(nan.statusCode).toBe(400);
+    expect(nan.json().error).toMatch(/^Temperatura mínima deve ser um número\./);
+  });
+});
+
+describe('GET /api/beacon-device/history/mac/{mac}/series', () => {
+  it('downsamples a week to at most the points asked, keeping extremes', async () => {
+    const from = new Date(ctx.clock.now().getTime() - 7 * 86_400_000);
+    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/series?dateInitUtc=${from.toISOString()}&points=100`, token);
+    expect(res.statusCode).toBe(200);
+    const s = res.json();
+    expect(s.t.length).toBeLessThanOrEqual(101);
+    expect(s.count).toBeGreaterThan(2000);
+    // The demo excursion rises above the device's maximum (-16 °C); the bucket maxima keep it.
+    expect(s.stats.temperature.max).toBeGreaterThan(-16);
+    expect(Math.max(...s.temperature.max)).toBe(s.stats.temperature.max);
+    expect(s.limits.temperature).toEqual({ min: -22, max: -16 });
+  });
+});
+
+describe('device configuration and events', () => {
+  it('saves limits, records the change with who and which client, and lists it in the logs', async () => {
+    const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
+    const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { name: 'Câmara Fria 1', config: { temperature: { min: '-21,5', max: -15 } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().config.temperature).toEqual({ min: -21.5, max: -15 });
+    const logs = await ctx.request('GET', `/api/beacon-device/${MAC}/logs`, token);
+    const [event] = logs.json().content;
+    expect(event).toMatchObject({ type: 'config', type_formatted: 'Configuração', user: { name: 'Aurora Administração' }, client: 'web', clientVersion: '1.1.0', clientOs: 'linux' });
+    expect(event.message).toContain('-21.5 a -15 °C');
+  });
+
+  it('refuses a minimum above the maximum and keeps the stored limits', async () => {
+    const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
+    const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { temperature: { min: 10 } } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('A temperatura mínima deve ser menor que a máxima.');
+    const row = await ctx.db.selectFrom('devices').select(['temperature_min']).where('id', '=', device.id).executeTakeFirstOrThrow();
+    expect(row.temperature_min).toBe(-21.5);
+  });
+
+  it("is closed to another enterprise's admin and to restricted clients", async () => {
+    const vida = await ctx.login('vida.adm');
+    const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
+    expect((await ctx.request('PUT', `/api/devices/${device.id}`, vida.token, { name: 'x' })).statusCode).toBe(404);
+    expect((await ctx.request('GET', `/api/beacon-device/${MAC}/logs`, vida.token)).statusCode).toBe(404);
+    expect((await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}`, vida.token)).statusCode).toBe(404);
+    expect((await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/series`, vida.token)).statusCode).toBe(404);
+  });
+});
