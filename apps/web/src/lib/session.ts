@@ -1,5 +1,5 @@
 import { SESSION_WINDOW_MS, SessionUser, UserClientIdResponse } from '@sentinela/contract';
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
  * The signed-in session (P2, P3). It lives in sessionStorage: per tab, so closing the tab ends it and a
@@ -102,4 +102,14 @@ function subscribe(listener: Listener): () => void {
 /** The current session, re-rendering on sign-in and sign-out (not on each window slide). */
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** Provided by the session guard to the screens it lets through. */
+export const SignedInContext = createContext<Session | null>(null);
+
+/** The session on screens behind the session guard, where it is known to exist. */
+export function useRequiredSession(): Session {
+  const session = useContext(SignedInContext);
+  if (!session) throw new Error('useRequiredSession used outside a signed-in route');
+  return session;
 }

@@ -1,5 +1,6 @@
 import { OkResponse } from '@sentinela/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { apiRequest } from '../../../lib/api-client';
@@ -7,7 +8,7 @@ import { paths } from '../../../lib/paths';
 import { clearSession, getSession } from '../../../lib/session';
 
 /** POST /api/logout: revokes the token on the server. */
-export function logout(): Promise<OkResponse> {
+export function logout(): Promise<z.infer<typeof OkResponse>> {
   return apiRequest('/api/logout', { method: 'POST', schema: OkResponse });
 }
 

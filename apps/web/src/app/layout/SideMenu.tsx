@@ -1,0 +1,59 @@
+import { Box, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { EMAIL_MAX_LENGTH, ENTERPRISE_NAME_MAX_LENGTH, truncate } from '../../lib/format';
+import type { Session } from '../../lib/session';
+import { menuFor, screens, type MenuScreen } from '../screens';
+
+interface SideMenuProps {
+  session: Session;
+  onLogout: () => void;
+  /** Called after a link is followed (closes the menu on small screens). */
+  onNavigate?: () => void;
+  /** The menu entries to filter by profile; the built screens by default. */
+  entries?: readonly MenuScreen[];
+}
+
+/** Signed-in menu (P6): who is signed in, the screens the profile may open, and Sair. */
+export function SideMenu({ session, onLogout, onNavigate, entries = screens }: SideMenuProps) {
+  const { pathname } = useLocation();
+  const { user, enterprise } = session;
+  const items = menuFor(user.profile._id, entries);
+
+  return (
+    <Stack data-testid="side-menu" gap={0} h="100%">
+      <Box p="md">
+        <Text fw={700} truncate="end">
+          {user.name}
+        </Text>
+        <Text size="sm" c="dimmed" title={user.email}>
+          {truncate(user.email, EMAIL_MAX_LENGTH)}
+        </Text>
+        {enterprise.name && (
+          <Text size="sm" c="dimmed" title={enterprise.name}>
+            {truncate(enterprise.name, ENTERPRISE_NAME_MAX_LENGTH)}
+          </Text>
+        )}
+      </Box>
+      <Divider />
+      <ScrollArea style={{ flex: 1 }} p="xs">
+        <nav aria-label="Menu principal">
+          {items.map((item) => (
+            <NavLink
+              key={item.path}
+              component={Link}
+              to={item.path}
+              label={item.label}
+              active={pathname === item.path}
+              onClick={onNavigate}
+            />
+          ))}
+        </nav>
+      </ScrollArea>
+      <Divider />
+      <Box p="xs">
+        <NavLink component="button" type="button" label="Sair" leftSection={<IconLogout size={16} />} onClick={onLogout} />
+      </Box>
+    </Stack>
+  );
+}

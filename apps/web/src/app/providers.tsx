@@ -1,0 +1,37 @@
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { ApiError } from '../lib/api-client';
+import '../lib/dayjs';
+
+export const theme = createTheme({ primaryColor: 'teal' });
+
+/** Client errors (4xx) are answers, not glitches: retry only network failures and 5xx, once. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 1;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // Every authorized request slides the session window (P2): no background refetch on focus, so an idle
+      // tab does not keep a session alive.
+      queries: { retry: shouldRetry, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <MantineProvider theme={theme}>
+      <Notifications position="top-right" />
+      <ModalsProvider>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </ModalsProvider>
+    </MantineProvider>
+  );
+}

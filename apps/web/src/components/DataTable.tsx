@@ -1,0 +1,174 @@
+import { Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { useMemo, useState, type ReactNode } from 'react';
+
+export interface DataTableColumn<T> {
+  key: string;
+  header: string;
+  render: (row: T) => ReactNode;
+  /** Makes the column sortable by this value (null sorts last). */
+  sortValue?: (row: T) => string | number | null;
+}
+
+export type SortDirection = 'asc' | 'desc';
+
+export interface DataTableProps<T> {
+  rows: readonly T[];
+  columns: readonly DataTableColumn<T>[];
+  rowKey: (row: T) => string;
+  /** Text a row is searched by; shows the search box when given. */
+  searchText?: (row: T) => string;
+  searchPlaceholder?: string;
+  /** Rows per page; the documents' tables have no rows-per-page selector. */
+  pageSize?: number;
+  emptyText?: string;
+  loading?: boolean;
+}
+
+const normalize = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+function compare(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'pt-BR');
+}
+
+/** A searchable, sortable, paginated table on Mantine, for client-side lists. */
+export function DataTable<T>({
+  rows,
+  columns,
+  rowKey,
+  searchText,
+  searchPlaceholder = 'Pesquisar',
+  pageSize = 10,
+  emptyText = 'Nada encontrado...',
+  loading = false,
+}: DataTableProps<T>) {
+  const [query, setQuery] = useState('');
+  const [sort, setSort] = useState<{ key: string; direction: SortDirection } | null>(null);
+  const [page, setPage] = useState(1);
+
+  const visible = useMemo(() => {
+    const needle = normalize(query.trim());
+    const filtered = needle && searchText ? rows.filter((row) => normalize(searchText(row)).includes(needle)) : [...rows];
+    const sortColumn = sort && columns.find((column) => column.key === sort.key);
+    if (sort && sortColumn?.sortValue) {
+      const value = sortColumn.sortValue;
+      const sign = sort.direction === 'asc' ? 1 : -1;
+      filtered.sort((a, b) => sign * compare(value(a), value(b)));
+    }
+    return filtered;
+  }, [rows, query, searchText, sort, columns]);
+
+  const totalPages = Math.max(1, Math.ceil(visible.length / pageSize));
+  const currentPage = Math.min(page, totalPages);
+  const pageRows = visible.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+
+  const toggleSort = (key: string) => {
+    setSort((previous) =>
+      previous?.key === key ? { key, direction: previous.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' },
+    );
+    setPage(1);
+  };
+
+  return (
+    <Stack gap="sm">
+      {searchText && (
+        <TextInput
+          placeholder={searchPlaceholder}
+          aria-label={searchPlaceholder}
+          leftSection={<IconSearch size={16} />}
+          value={query}
+          onChange={(event) => {
+            setQuery(event.currentTarget.value);
+            setPage(1);
+          }}
+          maw={360}
+        />
+      )}
+      <ScrollArea type="auto">
+        <Table highlightOnHover highlightOnHoverColor="teal.0" verticalSpacing="xs" miw={720}>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((column) => (
+                <Table.Th
+                  key={column.key}
+                  aria-sort={
+                    sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined
+                  }
+                >
+                  {column.sortValue ? (
+                    <SortButton
+                      label={column.header}
+                      direction={sort?.key === column.key ? sort.direction : null}
+                      onClick={() => toggleSort(column.key)}
+                    />
+                  ) : (
+                    column.header
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {loading ? (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Center py="md">
+                    <Loader size="sm" aria-label="Carregando..." />
+                  </Center>
+                </Table.Td>
+              </Table.Tr>
+            ) : pageRows.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length}>
+                  <Text ta="center" c="dimmed" py="md">
+                    {emptyText}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              pageRows.map((row) => (
+                <Table.Tr key={rowKey(row)}>
+                  {columns.map((column) => (
+                    <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                  ))}
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea>
+      {totalPages > 1 && (
+        <Group justify="flex-end">
+          <Pagination total={totalPages} value={currentPage} onChange={setPage} size="sm" />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function SortButton({
+  label,
+  direction,
+  onClick,
+}: {
+  label: string;
+  direction: SortDirection | null;
+  onClick: () => void;
+}) {
+  const Icon = direction === 'asc' ? IconChevronUp : direction === 'desc' ? IconChevronDown : IconSelector;
+  return (
+    <UnstyledButton onClick={onClick} fw={700} fz="sm">
+      <Group gap={4} wrap="nowrap">
+        {label}
+        <Icon size={14} aria-hidden />
+      </Group>
+    </UnstyledButton>
+  );
+}

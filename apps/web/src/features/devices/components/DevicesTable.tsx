@@ -1,0 +1,81 @@
+import { Button, Group } from '@mantine/core';
+import type { Device } from '@sentinela/contract';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { EMPTY, formatDateTime } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { HistoricCountCell } from './HistoricCountCell';
+import { RenameDeviceModal } from './RenameDeviceModal';
+
+/** Navigation state the device-history screen reads its header from (spec 001). */
+export interface DeviceHistoryState {
+  name: string;
+  model: string | null;
+}
+
+interface DevicesTableProps {
+  devices: readonly Device[];
+  loading: boolean;
+  canRename: boolean;
+  searchPlaceholder?: string;
+}
+
+const searchText = (device: Device) => `${device.name} ${device.model ?? ''} ${device.mac}`;
+const timeOf = (iso: string | null) => (iso ? Date.parse(iso) : null);
+
+/** The devices table of "Meus Dispositivos" (D1), shared with the client devices screen (D2). */
+export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 'Pesquisar dispositivos' }: DevicesTableProps) {
+  const [renaming, setRenaming] = useState<Device | null>(null);
+
+  const columns: DataTableColumn<Device>[] = [
+    { key: 'name', header: 'Nome', render: (device) => device.name },
+    { key: 'model', header: 'Número de série', render: (device) => device.model || EMPTY },
+    { key: 'mac', header: 'Endereço Mac', render: (device) => device.mac },
+    { key: 'lastSyncDate', header: 'Último sincronismo', render: (device) => formatDateTime(device.lastSyncDate) },
+    { key: 'count', header: 'Qtd de registros', render: (device) => <HistoricCountCell mac={device.mac} /> },
+    {
+      key: 'created_at',
+      header: 'Data de criação',
+      render: (device) => formatDateTime(device.created_at),
+      sortValue: (device) => timeOf(device.created_at),
+    },
+    {
+      key: 'actions',
+      header: 'Ações',
+      render: (device) => (
+        <Group gap="xs" wrap="nowrap">
+          {canRename && (
+            <Button size="xs" variant="light" onClick={() => setRenaming(device)}>
+              Alterar Nome
+            </Button>
+          )}
+          <Button
+            size="xs"
+            variant="default"
+            component={Link}
+            to={paths.deviceHistory(device.mac, device._id)}
+            state={{ name: device.name, model: device.model } satisfies DeviceHistoryState}
+          >
+            Histórico
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <DataTable
+        rows={devices}
+        columns={columns}
+        rowKey={(device) => device._id}
+        searchText={searchText}
+        searchPlaceholder={searchPlaceholder}
+        emptyText="Nada encontrado..."
+        loading={loading}
+      />
+      <RenameDeviceModal device={renaming} onClose={() => setRenaming(null)} />
+    </>
+  );
+}

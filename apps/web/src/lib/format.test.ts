@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatBRL,
+  formatDateTime,
+  formatDateTimeMinutes,
+  formatHumidity,
+  formatInteger,
+  formatShortDateTime,
+  formatTemperature,
+  truncate,
+} from './format';
+
+// vitest.config.ts runs the tests in America/Sao_Paulo (UTC-3, no daylight saving since 2019).
+describe('pt-BR formats (P7)', () => {
+  it('formats BRL with dot thousands and decimal comma', () => {
+    expect(formatBRL(1234.56)).toBe('R$ 1.234,56');
+    expect(formatBRL(250)).toBe('R$ 250,00');
+    expect(formatBRL(1234567.891)).toBe('R$ 1.234.567,89');
+    expect(formatBRL(-5.5)).toBe('-R$ 5,50');
+  });
+
+  it('converts UTC times to local time in the three date formats', () => {
+    expect(formatDateTime('2024-01-15T13:04:05.000Z')).toBe('15/01/2024 10:04:05');
+    expect(formatShortDateTime('2024-01-15T13:04:05Z')).toBe('15/01 10:04:05');
+    expect(formatDateTimeMinutes('2024-01-15T02:30:00Z')).toBe('14/01/2024 23:30');
+    // A time without offset is UTC as well.
+    expect(formatDateTime('2024-01-15 13:04:05')).toBe('15/01/2024 10:04:05');
+  });
+
+  it('shows -- for missing or invalid dates', () => {
+    expect(formatDateTime(null)).toBe('--');
+    expect(formatDateTime(undefined)).toBe('--');
+    expect(formatDateTime('not a date')).toBe('--');
+  });
+
+  it('formats temperature and humidity with two decimals and a comma', () => {
+    expect(formatTemperature(23.5)).toBe('23,50 °C');
+    expect(formatTemperature(-4.126)).toBe('-4,13 °C');
+    expect(formatHumidity(45.1)).toBe('45,10 %');
+    expect(formatHumidity(null)).toBe('--');
+  });
+
+  it('formats integers with dot thousands', () => {
+    expect(formatInteger(1234567)).toBe('1.234.567');
+  });
+
+  it('truncates with an ellipsis only above the limit', () => {
+    expect(truncate('a'.repeat(30), 30)).toBe('a'.repeat(30));
+    expect(truncate('usuario.com.nome.longo@empresa-exemplo.com.br', 30)).toBe('usuario.com.nome.longo@empresa...');
+    expect(truncate('Frigorífico Boa Vista Ltda', 20)).toBe('Frigorífico Boa Vist...');
+  });
+});

@@ -1,0 +1,87 @@
+import { SESSION_WINDOW_MS } from '@sentinela/contract';
+import { describe, expect, it, vi } from 'vitest';
+import { makeSession } from '../test/fixtures';
+import {
+  clearSession,
+  expireSession,
+  getSession,
+  getSessionDeadline,
+  onSessionExpired,
+  startSession,
+  touchSession,
+} from './session';
+
+const T0 = new Date('2024-05-10T12:00:00.000Z').getTime();
+
+describe('session', () => {
+  it('stores token, user, enterprise and login_time = now + 5 min in sessionStorage', () => {
+    vi.useFakeTimers({ now: T0 });
+    const session = makeSession(3);
+    startSession(session);
+
+    expect(sessionStorage.getItem('token')).toBe('token-123');
+    expect(JSON.parse(sessionStorage.getItem('user') ?? '')).toEqual(session.user);
+    expect(JSON.parse(sessionStorage.getItem('enterprise') ?? '')).toEqual(session.enterprise);
+    expect(Number(sessionStorage.getItem('login_time'))).toBe(T0 + SESSION_WINDOW_MS);
+    expect(localStorage.length).toBe(0);
+  });
+
+  it('slides the window five minutes ahead on each authorized request', () => {
+    vi.useFakeTimers({ now: T0 });
+    startSession(makeSession(3));
+
+    vi.advanceTimersByTime(4 * 60_000);
+    expect(touchSession()).toBe('token-123');
+    expect(getSessionDeadline()).toBe(T0 + 4 * 60_000 + SESSION_WINDOW_MS);
+
+    // 8 minutes after login, but only 4 after the last request: still signed in.
+    vi.advanceTimersByTime(4 * 60_000);
+    expect(touchSession()).toBe('token-123');
+    expect(getSession()).not.toBeNull();
+  });
+
+  it('expires after five idle minutes: clears the storage and notifies once', () => {
+    vi.useFakeTimers({ now: T0 });
+    startSession(makeSession(3));
+    const onExpired = vi.fn();
+    const unsubscribe = onSessionExpired(onExpired);
+
+    vi.advanceTimersByTime(SESSION_WINDOW_MS + 1);
+    expect(touchSession()).toBeNull();
+    expect(touchSession()).toBeNull();
+
+    expect(onExpired).toHaveBeenCalledTimes(1);
+    expect(getSession()).toBeNull();
+    expect(sessionStorage.length).toBe(0);
+    unsubscribe();
+  });
+
+  it('keeps the session exactly at the deadline', () => {
+    vi.useFakeTimers({ now: T0 });
+    startSession(makeSession(3));
+    vi.advanceTimersByTime(SESSION_WINDOW_MS);
+    expect(touchSession()).toBe('token-123');
+  });
+
+  it('a reload reads the session back from sessionStorage; corrupt data means signed out', async () => {
+    startSession(makeSession(2));
+    vi.resetModules();
+    const reloaded = await import('./session');
+    expect(reloaded.getSession()?.user.profile._id).toBe(2);
+
+    sessionStorage.setItem('user', '{not json');
+    vi.resetModules();
+    const corrupt = await import('./session');
+    expect(corrupt.getSession()).toBeNull();
+  });
+
+  it('signing out does not report an expiry', () => {
+    startSession(makeSession(3));
+    const onExpired = vi.fn();
+    const unsubscribe = onSessionExpired(onExpired);
+    clearSession();
+    expireSession();
+    expect(onExpired).not.toHaveBeenCalled();
+    unsubscribe();
+  });
+});

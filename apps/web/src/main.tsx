@@ -1,0 +1,24 @@
+import './app/styles';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders, createQueryClient } from './app/providers';
+import { routes } from './app/router';
+import { checkBuild } from './lib/build-check';
+
+async function start() {
+  // P1: render only after the build-version check (a newer served build reloads instead).
+  if ((await checkBuild()) === 'reloading') return;
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root not found');
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders queryClient={createQueryClient()}>
+        <RouterProvider router={createBrowserRouter(routes)} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
+
+void start();
