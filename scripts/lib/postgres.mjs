@@ -48,8 +48,11 @@ function asPostgresUser(bin, args) {
   return result.stdout;
 }
 
-/** Starts a server; returns its URL and a stop function. */
-export async function startPostgres() {
+/**
+ * Starts a server; returns its URL and a stop function. Durability is off (tests need no fsync) unless
+ * `durable` is set: the benchmark measures with both.
+ */
+export async function startPostgres({ durable = false } = {}) {
   let binDir = findBinDir();
   if (!binDir) {
     installPostgres();
@@ -63,8 +66,9 @@ export async function startPostgres() {
   const port = await freePort();
   asPostgresUser(path.join(binDir, 'initdb'), ['-D', dataDir, '-U', 'sentinela', '--auth=trust', '-E', 'UTF8', '--no-locale']);
   const options = [
-    `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c fsync=off', '-c synchronous_commit=off',
-    '-c full_page_writes=off', '-c max_connections=300', '-c shared_buffers=256MB',
+    `-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1",
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+    '-c max_connections=300', '-c shared_buffers=256MB',
   ].join(' ');
   asPostgresUser(path.join(binDir, 'pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
   const url = `postgres://sentinela@127.0.0.1:${port}/postgres`;

@@ -8,6 +8,8 @@ import errorHandler from './plugins/error-handler';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
+import mqtt from './plugins/mqtt';
+import alarmMonitor from './plugins/alarm-monitor';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -16,6 +18,9 @@ import { deviceRoutes } from './modules/devices/routes';
 import { accessLogRoutes } from './modules/access-log/routes';
 import { enterpriseRoutes } from './modules/enterprises/routes';
 import { historyRoutes } from './modules/readings/history-routes';
+import { ingestHttpRoutes } from './ingest/http-routes';
+import { gatewayRoutes } from './modules/gateways/routes';
+import { alarmRoutes } from './modules/alarms/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -48,8 +53,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(errorHandler);
   await app.register(auth, { sessions: services.sessions });
   await app.register(accessLog, { services });
+  await app.register(mqtt, { services });
+  await app.register(alarmMonitor, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist });

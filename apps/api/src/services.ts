@@ -1,11 +1,16 @@
 import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
+import { IngestService } from './ingest/ingest-service';
+import { AlarmService } from './modules/alarms/service';
+import { GatewayService } from './modules/gateways/service';
+import { EventBus } from './realtime/event-bus';
 import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session-service';
 import { DeviceService } from './modules/devices/service';
 import { UserService } from './modules/users/service';
+import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
@@ -18,16 +23,23 @@ export interface AppServices {
   accessLog: AccessLogWriter;
   devices: DeviceService;
   users: UserService;
+  enterprises: EnterpriseService;
   history: HistoryService;
+  /** In-process events (readings stored, alarms, revoked gateways) for realtime and plugins. */
+  events: EventBus;
+  ingest: IngestService;
+  gateways: GatewayService;
+  alarms: AlarmService;
 }
 
 export function createServices(
   config: AppConfig,
   db: Db,
   clock: Clock,
-  log: { error: (obj: unknown, msg: string) => void },
+  log: { error: (obj: unknown, msg: string) => void; warn: (obj: unknown, msg: string) => void },
 ): AppServices {
   const sessions = new SessionService(db, clock);
+  const events = new EventBus(log);
   const accessLog = new AccessLogWriter(db, log);
   return {
     config,
@@ -38,6 +50,11 @@ export function createServices(
     auth: new AuthService(db, sessions, accessLog, clock),
     devices: new DeviceService(db, clock),
     users: new UserService(db, clock, sessions),
+    enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock),
+    events,
+    ingest: new IngestService(db, clock, events, log),
+    gateways: new GatewayService(db, clock, events),
+    alarms: new AlarmService(db, clock, events),
   };
 }

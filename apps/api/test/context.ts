@@ -24,6 +24,14 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   bodyLimitBytes: 1024 * 1024,
   loginMaxPerMinute: 10,
   dbPoolSize: 5,
+  mqttEnabled: false,
+  mqttPort: 0,
+  mqttHost: '127.0.0.1',
+  mqttUrl: undefined,
+  mqttGatewayKey: undefined,
+  mqttClientId: 'sentinela-test',
+  ingestBodyLimitBytes: 16 * 1024 * 1024,
+  noDataCheckSeconds: 0,
   ...overrides,
 });
 

@@ -70,6 +70,15 @@ describe('device configuration and events', () => {
     expect(event.message).toContain('-21.5 a -15 °C');
   });
 
+  it('saves and answers the alarm delays the configuration modal edits', async () => {
+    const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
+    const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { out_of_range_minutes: 15, no_data_minutes: null } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().config).toMatchObject({ out_of_range_minutes: 15, no_data_minutes: null });
+    const shown = await ctx.request('GET', `/api/show-beacon-device/${device.id}`, token);
+    expect(shown.json().config).toMatchObject({ out_of_range_minutes: 15, no_data_minutes: null });
+  });
+
   it('refuses a minimum above the maximum and keeps the stored limits', async () => {
     const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
     const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { temperature: { min: 10 } } });

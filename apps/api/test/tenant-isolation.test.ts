@@ -38,6 +38,7 @@ describe('an enterprise admin reaching into another enterprise', () => {
     ['GET', () => `/api/beacon-device/${vidaDevice.mac}/historic-count`],
     ['GET', () => `/api/users-by-client/${vidaEnterpriseId}`],
     ['GET', () => `/api/devices-by-client/${vidaEnterpriseId}`],
+    ['GET', () => `/api/client/${vidaEnterpriseId}`],
   ] as const)('%s %s is not found', async (method, url) => {
     const res = await ctx.request(method, url(), aurora.token);
     expect(res.statusCode).toBe(404);

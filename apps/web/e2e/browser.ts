@@ -21,7 +21,7 @@ export async function newPage(browser: Browser, viewport = { width: 1366, height
 export async function login(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.goto('/login');
   await page.getByLabel('Usuário').fill(username);
-  await page.getByLabel('Senha').fill(password);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Entrar' }).click();
 }
 

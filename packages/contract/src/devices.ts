@@ -3,7 +3,14 @@ import { IsoDate } from './common';
 
 const Range = z.object({ min: z.number().nullable(), max: z.number().nullable() });
 
-export const DeviceConfig = z.object({ temperature: Range, humidity: Range });
+export const DeviceConfig = z.object({
+  temperature: Range,
+  humidity: Range,
+  /** Minutes a reading may stay out of range before an alarm opens (0: at once). */
+  out_of_range_minutes: z.number().int().optional(),
+  /** Minutes without readings before a "no data" alarm opens (null: never). */
+  no_data_minutes: z.number().int().nullable().optional(),
+});
 export type DeviceConfig = z.infer<typeof DeviceConfig>;
 
 export const Device = z.object({

@@ -1,5 +1,7 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { MSG } from './messages';
+import { passwordSchema } from './password';
 
 export const EnterpriseSummary = z.object({
   _id: z.string(),
@@ -27,3 +29,44 @@ export const ActiveInactiveBody = z
     status: z.boolean({ message: 'Informe o status (true para desativar, false para ativar).' }),
   })
   .refine((b) => !!b.user_id !== !!b.client_id, { message: 'Informe user_id ou client_id.' });
+
+const enterpriseName = z
+  .string({ message: 'Informe o nome da empresa.' })
+  .trim()
+  .min(1, 'Informe o nome da empresa.')
+  .max(120, 'O nome da empresa deve ter no máximo 120 caracteres.');
+
+const requiredEmail = z
+  .string({ message: 'Informe o email.' })
+  .trim()
+  .min(1, 'Informe o email.')
+  .max(254, 'O email deve ter no máximo 254 caracteres.')
+  .pipe(z.email('Informe um email válido.'));
+
+/**
+ * POST /api/client/create/ (M3). The documented client also sends the admin's name, username, userType,
+ * available_devices, disabled and verified; the server derives all of them (a client-sent profile is
+ * never trusted), so they are not read: zod drops keys it does not declare.
+ */
+export const CreateEnterpriseBody = z.object({
+  client: z.object({ name: enterpriseName }, { message: 'Informe os dados da empresa.' }),
+  user: z.object({ email: requiredEmail, password: passwordSchema(MSG.passwordRequired) }, { message: 'Informe os dados do usuário.' }),
+});
+export type CreateEnterpriseBody = z.infer<typeof CreateEnterpriseBody>;
+
+export const CreateEnterpriseResponse = z.object({
+  client: z.object({ _id: z.string(), name: z.string() }),
+  user: z.object({ _id: z.string(), username: z.string() }),
+});
+export type CreateEnterpriseResponse = z.infer<typeof CreateEnterpriseResponse>;
+
+/** The "Cadastro de empresa" form (M3): the body's fields plus the confirmation. */
+export const RegisterEnterpriseForm = z
+  .object({
+    name: enterpriseName,
+    email: requiredEmail,
+    password: passwordSchema(MSG.passwordRequired),
+    confirmPassword: z.string(),
+  })
+  .refine((form) => form.password === form.confirmPassword, { path: ['confirmPassword'], message: MSG.passwordsMustMatch });
+export type RegisterEnterpriseForm = z.infer<typeof RegisterEnterpriseForm>;

@@ -10,3 +10,6 @@ export * from './devices';
 export * from './access-log';
 export * from './enterprises';
 export * from './history';
+export * from './ingest';
+export * from './gateways';
+export * from './alarms';

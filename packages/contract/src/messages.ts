@@ -26,4 +26,13 @@ export const MSG = {
   passwordsMustMatch: 'As senhas devem ser iguais',
   emailTaken: 'Email já cadastrado no sistema.',
   loginError: 'Erro!',
+  // Enterprises and their users (spec 001 §4, §8)
+  enterpriseCreated: 'Empresa cadastrada com Sucesso',
+  userDeactivated: 'Usuário Desativado com Sucesso!',
+  userActivated: 'Usuário Ativado com Sucesso!',
+  userActivationFailed: 'Não foi possível desativar o usuário.',
+  enterpriseDeactivated: 'Empresa Desativada com Sucesso!',
+  enterpriseActivated: 'Empresa Ativada com Sucesso!',
+  passwordResetByAdmin: 'Senha resetada com sucesso!',
+  successTitle: 'Sucesso!',
 } as const;

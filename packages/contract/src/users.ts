@@ -1,5 +1,6 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { adminResetPasswordSchema } from './password';
 
 export const UserDetail = z.object({
   _id: z.string(),
@@ -18,3 +19,11 @@ export const UserDetail = z.object({
   created_at: IsoDate,
 });
 export type UserDetail = z.infer<typeof UserDetail>;
+
+/** POST /api/admin/users/{id}/reset-password (M4): an administrator sets a new password for one of its users. */
+export const AdminResetPasswordBody = z.object({ password: adminResetPasswordSchema() });
+export type AdminResetPasswordBody = z.infer<typeof AdminResetPasswordBody>;
+
+/** Answer of actions that only report what happened, in the user's language. */
+export const SuccessMessageResponse = z.object({ success: z.literal(true), message: z.string() });
+export type SuccessMessageResponse = z.infer<typeof SuccessMessageResponse>;

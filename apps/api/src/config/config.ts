@@ -15,6 +15,15 @@ const Env = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOGIN_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  // Ingestion (D5): an embedded MQTT broker by default; with MQTT_URL, a subscriber to that broker instead.
+  MQTT_ENABLED: z.enum(['0', '1']).default('1'),
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1883),
+  MQTT_HOST: z.string().optional(),
+  MQTT_URL: z.string().optional(),
+  MQTT_GATEWAY_KEY: z.string().optional(),
+  MQTT_CLIENT_ID: z.string().default('sentinela-ingest'),
+  INGEST_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
 });
 
 export interface AppConfig {
@@ -31,6 +40,19 @@ export interface AppConfig {
   bodyLimitBytes: number;
   loginMaxPerMinute: number;
   dbPoolSize: number;
+  /** MQTT ingestion on or off (tests build the app without it unless they ask). */
+  mqttEnabled: boolean;
+  /** Port and address of the embedded broker (0: any free port). */
+  mqttPort: number;
+  mqttHost: string;
+  /** An external broker to subscribe to instead of running the embedded one. */
+  mqttUrl: string | undefined;
+  /** The gateway key that readings arriving through the external broker are attributed to. */
+  mqttGatewayKey: string | undefined;
+  mqttClientId: string;
+  ingestBodyLimitBytes: number;
+  /** How often the "no data" alarm check runs; 0 turns it off. */
+  noDataCheckSeconds: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -40,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
+    throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -53,5 +78,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     loginMaxPerMinute: e.LOGIN_MAX_PER_MINUTE,
     dbPoolSize: e.DB_POOL_SIZE,
+    mqttEnabled: e.MQTT_ENABLED === '1',
+    mqttPort: e.MQTT_PORT,
+    mqttHost: e.MQTT_HOST ?? e.HOST,
+    mqttUrl: e.MQTT_URL || undefined,
+    mqttGatewayKey: e.MQTT_GATEWAY_KEY || undefined,
+    mqttClientId: e.MQTT_CLIENT_ID,
+    ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
+    noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
   };
 }

@@ -93,6 +93,7 @@ export interface DeviceUsersTable { device_id: string; user_id: string; created_
 export interface GatewaysTable {
   id: Generated<string>; enterprise_id: string | null; name: string; key_hash: Buffer; key_prefix: string;
   created_by: string | null; created_at: CreatedAt; revoked_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
 }
 export interface GatewayDevicesTable { gateway_id: string; device_id: string }
 
@@ -136,6 +137,17 @@ export interface AlarmsTable {
   humidity_min: number | null; humidity_max: number | null;
   acknowledged_at: Timestamp | null; acknowledged_by: string | null; acknowledge_message: string | null;
   created_at: CreatedAt;
+}
+
+export interface AlarmExcursionsTable {
+  device_id: string; type: string; started_at: Timestamp; last_at: Timestamp;
+  temperature_min: number | null; temperature_max: number | null;
+  humidity_min: number | null; humidity_max: number | null;
+}
+
+export interface IngestRejectionsTable {
+  gateway_id: string; day: ColumnType<string, string, string>; reason: string; count: number;
+  last_mac: string | null; last_at: Timestamp;
 }
 
 export interface DomainEventsTable {
@@ -204,6 +216,8 @@ export interface Database {
   travel_devices: TravelDevicesTable;
   readings: ReadingsTable;
   alarms: AlarmsTable;
+  alarm_excursions: AlarmExcursionsTable;
+  ingest_rejections: IngestRejectionsTable;
   domain_events: DomainEventsTable;
   device_events: DeviceEventsTable;
   access_log: AccessLogTable;

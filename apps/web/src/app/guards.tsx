@@ -1,5 +1,7 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { can, MSG, type Permission } from '@sentinela/contract';
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { paths, SIGNED_IN_HOME } from '../lib/paths';
 import { expireSession, isSessionExpired, SignedInContext, useSession } from '../lib/session';
 
@@ -31,4 +33,22 @@ export function RedirectIfSignedIn() {
 export function HomeRedirect() {
   const session = useSession();
   return <Navigate to={session ? SIGNED_IN_HOME : paths.login} replace />;
+}
+
+/**
+ * Screens a profile may not use say so instead of showing an empty shell. This only spares a pointless
+ * page: the server refuses the data anyway (P5).
+ */
+export function RequirePermission({ permission }: { permission: Permission }) {
+  const session = useSession();
+  if (session && can(session.user.profile._id, permission)) return <Outlet />;
+  return (
+    <Stack align="center" mt="xl" gap="md">
+      <Title order={2}>Acesso negado</Title>
+      <Text c="dimmed">{MSG.forbidden}</Text>
+      <Button component={Link} to={SIGNED_IN_HOME}>
+        Ir para Meus Dispositivos
+      </Button>
+    </Stack>
+  );
 }

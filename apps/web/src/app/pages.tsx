@@ -7,4 +7,26 @@ export const LoginPage = lazy(() =>
 export const MyDevicesPage = lazy(() =>
   import('../features/devices/components/MyDevicesPage').then((module) => ({ default: module.MyDevicesPage })),
 );
+export const DeviceHistoryPage = lazy(() =>
+  import('../features/device-history/components/DeviceHistoryPage').then((module) => ({
+    default: module.DeviceHistoryPage,
+  })),
+);
+export const ClientDevicesPage = lazy(() =>
+  import('../features/devices/components/ClientDevicesPage').then((module) => ({ default: module.ClientDevicesPage })),
+);
+export const EnterprisesPage = lazy(() =>
+  import('../features/enterprises/components/EnterprisesPage').then((module) => ({ default: module.EnterprisesPage })),
+);
+export const RegisterEnterprisePage = lazy(() =>
+  import('../features/enterprises/components/RegisterEnterprisePage').then((module) => ({
+    default: module.RegisterEnterprisePage,
+  })),
+);
+export const SelectUserPage = lazy(() =>
+  import('../features/users/components/SelectUserPage').then((module) => ({ default: module.SelectUserPage })),
+);
+export const EnterpriseUsersPage = lazy(() =>
+  import('../features/users/components/EnterpriseUsersPage').then((module) => ({ default: module.EnterpriseUsersPage })),
+);
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));

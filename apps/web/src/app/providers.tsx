@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider, PasswordInput } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -6,7 +6,15 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
 import '../lib/dayjs';
 
-export const theme = createTheme({ primaryColor: 'teal' });
+export const theme = createTheme({
+  primaryColor: 'teal',
+  components: {
+    // Mantine's own label is English.
+    PasswordInput: PasswordInput.extend({
+      defaultProps: { visibilityToggleButtonProps: { 'aria-label': 'Mostrar ou ocultar senha' } },
+    }),
+  },
+});
 
 /** Client errors (4xx) are answers, not glitches: retry only network failures and 5xx, once. */
 function shouldRetry(failureCount: number, error: unknown): boolean {

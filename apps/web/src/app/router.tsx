@@ -1,11 +1,21 @@
 import type { RouteObject } from 'react-router';
 import { paths } from '../lib/paths';
 import { AppRoot } from './AppRoot';
-import { HomeRedirect, RedirectIfSignedIn, RequireSession } from './guards';
+import { HomeRedirect, RedirectIfSignedIn, RequirePermission, RequireSession } from './guards';
 import { SessionAwareLayout } from './layout/SessionAwareLayout';
 import { SignedInLayout } from './layout/SignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
-import { LoginPage, MyDevicesPage, NotFoundPage } from './pages';
+import {
+  ClientDevicesPage,
+  DeviceHistoryPage,
+  EnterpriseUsersPage,
+  EnterprisesPage,
+  LoginPage,
+  MyDevicesPage,
+  NotFoundPage,
+  RegisterEnterprisePage,
+  SelectUserPage,
+} from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
 /**
@@ -14,9 +24,9 @@ import { RouteErrorPage } from './RouteErrorPage';
  *   open:      /register, /forgot-password, /reset-password, /complete-register, /telegram/:chatId/login,
  *              /localizator, /confirmation/:token, /report/validator
  *   protected: /profile, /acess-log, /plans, /locations, /reports, /financial, /directions, /firmware,
- *              /settings, /device-history/:mac/:id
- *   admin (protected here, and guarded by the server): /register-user, /register-enterprise, /add-beacons,
- *              /enterprises, /select-user, /edit-user, /client-devices, /enterprise-users
+ *              /settings
+ *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
+ * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
 export const routes: RouteObject[] = [
   {
@@ -30,7 +40,33 @@ export const routes: RouteObject[] = [
       },
       {
         element: <RequireSession />,
-        children: [{ element: <SignedInLayout />, children: [{ path: paths.myDevices, element: <MyDevicesPage /> }] }],
+        children: [
+          {
+            element: <SignedInLayout />,
+            children: [
+              { path: paths.myDevices, element: <MyDevicesPage /> },
+              { path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
+              {
+                element: <RequirePermission permission="client-devices:read" />,
+                children: [{ path: paths.clientDevices, element: <ClientDevicesPage /> }],
+              },
+              {
+                element: <RequirePermission permission="enterprises:manage" />,
+                children: [
+                  { path: paths.enterprises, element: <EnterprisesPage /> },
+                  { path: paths.registerEnterprise, element: <RegisterEnterprisePage /> },
+                ],
+              },
+              {
+                element: <RequirePermission permission="users:manage" />,
+                children: [
+                  { path: paths.selectUser, element: <SelectUserPage /> },
+                  { path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
+                ],
+              },
+            ],
+          },
+        ],
       },
       { element: <SessionAwareLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
     ],

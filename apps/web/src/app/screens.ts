@@ -11,17 +11,17 @@ export interface MenuScreen {
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
  *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
- *   /client-devices Dispositivos 'client-devices:read'
- *   /enterprises Empresas 'enterprises:manage'
- *   /directions Viagens 'travels:read'
+ *   /directions Viagens 'travels:read'               (after Empresas)
  *   /localizator Rastrear viagem 'travels:read'
- *   /select-user Usuários 'users:manage'
- *   /firmware Firmwares 'firmware:manage'
+ *   /firmware Firmwares 'firmware:manage'            (after Usuários)
  *   /reports Relatórios 'reports:read'
  *   /settings Configurações 'settings:own'
  */
 export const screens: readonly MenuScreen[] = [
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
+  { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
+  { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },
+  { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
 ];
 
 export interface PublicMenuScreen {

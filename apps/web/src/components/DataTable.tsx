@@ -116,34 +116,29 @@ export function DataTable<T>({
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {loading ? (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Center py="md">
-                    <Loader size="sm" aria-label="Carregando..." />
-                  </Center>
-                </Table.Td>
-              </Table.Tr>
-            ) : pageRows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={columns.length}>
-                  <Text ta="center" c="dimmed" py="md">
-                    {emptyText}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ) : (
+            {!loading &&
               pageRows.map((row) => (
                 <Table.Tr key={rowKey(row)}>
                   {columns.map((column) => (
                     <Table.Td key={column.key}>{column.render(row)}</Table.Td>
                   ))}
                 </Table.Tr>
-              ))
-            )}
+              ))}
           </Table.Tbody>
         </Table>
       </ScrollArea>
+      {/* Outside the scrolling table, so that on a phone the message is in view and not centred off-screen. */}
+      {loading ? (
+        <Center py="md">
+          <Loader size="sm" aria-label="Carregando..." />
+        </Center>
+      ) : (
+        pageRows.length === 0 && (
+          <Text ta="center" c="dimmed" py="md">
+            {emptyText}
+          </Text>
+        )
+      )}
       {totalPages > 1 && (
         <Group justify="flex-end">
           <Pagination total={totalPages} value={currentPage} onChange={setPage} size="sm" />

@@ -9,7 +9,20 @@ export const paths = {
   reportValidator: '/report/validator',
   myDevices: '/my-devices',
   deviceHistory: (mac: string, id: string) => `/device-history/${encodeURIComponent(mac)}/${encodeURIComponent(id)}`,
+  clientDevices: '/client-devices',
+  enterprises: '/enterprises',
+  registerEnterprise: '/register-enterprise',
+  selectUser: '/select-user',
+  enterpriseUsers: '/enterprise-users',
 } as const;
+
+/** A path with its query string; empty and undefined values are left out. */
+export function withQuery(path: string, query: Record<string, string | number | undefined | null>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
 
 /** Where a signed-in user lands (login, /, and signed-in visits to /login). */
 export const SIGNED_IN_HOME = paths.myDevices;

@@ -1,4 +1,4 @@
-import { PROFILE_NAMES, type Device, type ProfileId, type SessionUser } from '@sentinela/contract';
+import { PROFILE_NAMES, type Device, type EnterpriseSummary, type ProfileId, type SessionUser } from '@sentinela/contract';
 import type { Session } from '../lib/session';
 
 export function makeUser(profileId: ProfileId, overrides: Partial<SessionUser> = {}): SessionUser {
@@ -44,6 +44,21 @@ export function makeDevice(index: number, overrides: Partial<Device> = {}): Devi
     battery: null,
     temperature: null,
     humidity: null,
+    ...overrides,
+  };
+}
+
+export function makeEnterprise(index: number, overrides: Partial<EnterpriseSummary> = {}): EnterpriseSummary {
+  const n = String(index).padStart(2, '0');
+  return {
+    _id: `e0000000-0000-4000-8000-0000000000${n}`,
+    name: `Empresa ${n}`,
+    email: `contato${n}@empresa.example`,
+    disabled: false,
+    created_at: `2024-02-${n}T12:00:00.000Z`,
+    available_devices: [],
+    users: [],
+    userOwner: null,
     ...overrides,
   };
 }

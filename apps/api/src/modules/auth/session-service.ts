@@ -78,9 +78,9 @@ export class SessionService {
     await this.db.updateTable('sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).execute();
   }
 
-  /** Ends every session of a user (deactivation, password change). */
-  async revokeAllOf(userId: string): Promise<void> {
-    await this.db
+  /** Ends every session of a user (deactivation, password change), optionally inside the caller's transaction. */
+  async revokeAllOf(userId: string, db: Db = this.db): Promise<void> {
+    await db
       .updateTable('sessions')
       .set({ revoked_at: this.clock.now() })
       .where('user_id', '=', userId)

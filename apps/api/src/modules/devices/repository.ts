@@ -11,7 +11,7 @@ function deviceQuery(db: Db) {
     .select([
       'd.id', 'd.name', 'd.model', 'd.mac', 'd.key', 'd.last_sync_at', 'd.created_at', 'd.enterprise_id',
       'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max',
-      'd.last_battery', 'd.last_temperature', 'd.last_humidity',
+      'd.out_of_range_minutes', 'd.no_data_minutes', 'd.last_battery', 'd.last_temperature', 'd.last_humidity',
     ]);
 }
 
@@ -29,6 +29,8 @@ export function toDevice(row: DeviceRow): Device {
     config: {
       temperature: { min: row.temperature_min, max: row.temperature_max },
       humidity: { min: row.humidity_min, max: row.humidity_max },
+      out_of_range_minutes: row.out_of_range_minutes,
+      no_data_minutes: row.no_data_minutes,
     },
     enterprise: row.enterprise_id && row.enterprise_name ? { _id: row.enterprise_id, name: row.enterprise_name } : null,
     battery: row.last_battery,

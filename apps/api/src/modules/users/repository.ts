@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { UserDetail } from '@sentinela/contract';
 import type { Db } from '../../db/database';
+import type { UsersTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
 
 /** Users with their profile, enterprise and linked devices, as the API shows them. */
@@ -59,6 +60,30 @@ export async function listUsersOfEnterpriseInScope(
   if (disabled !== undefined) query = query.where('u.disabled', '=', disabled);
   const rows = await query.orderBy('u.created_at').execute();
   return rows.map(toUserDetail);
+}
+
+/** True when some user already has this email (emails are unique without regard to case). */
+export async function isEmailTaken(db: Db, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+  return !!row;
+}
+
+/** Usernames (lower case) that begin with `prefix`; `prefix` holds no LIKE wildcards. */
+export async function usernamesStartingWith(db: Db, prefix: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('users')
+    .select(sql<string>`lower(username)`.as('username'))
+    .where(sql<string>`lower(username)`, 'like', `${prefix.toLowerCase()}%`)
+    .execute();
+  return new Set(rows.map((r) => r.username));
+}
+
+export async function insertUser(db: Db, values: Insertable<UsersTable>): Promise<{ id: string; username: string }> {
+  return db.insertInto('users').values(values).returning(['id', 'username']).executeTakeFirstOrThrow();
+}
+
+export async function setUserPassword(db: Db, id: string, passwordHash: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', id).execute();
 }
 
 export async function setUserDisabled(db: Db, id: string, disabled: boolean, now: Date): Promise<void> {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ActiveInactiveBody, ClientIdParam, IdParam, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
+import { ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { notFound } from '../../lib/errors';
 import { reachesEnterprise } from '../../lib/tenant-scope';
@@ -34,12 +34,24 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
   app.post(
     '/api/client-active-inactive',
     {
-      schema: { body: ActiveInactiveBody, response: { 200: z.object({ success: z.literal(true), message: z.string() }) } },
+      schema: { body: ActiveInactiveBody, response: { 200: SuccessMessageResponse } },
       config: { permission: 'users:manage' },
     },
     async (request) => {
       const { user_id, client_id, status } = request.body;
       const message = await services.users.setActive(requireAuth(request), { userId: user_id, clientId: client_id }, status);
+      return { success: true as const, message };
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/reset-password',
+    {
+      schema: { params: IdParam, body: AdminResetPasswordBody, response: { 200: SuccessMessageResponse } },
+      config: { permission: 'users:manage' },
+    },
+    async (request) => {
+      const message = await services.users.resetPassword(requireAuth(request), request.params.id, request.body.password);
       return { success: true as const, message };
     },
   );

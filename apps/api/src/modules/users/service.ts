@@ -1,16 +1,12 @@
-import { Profile } from '@sentinela/contract';
+import { MSG, Profile } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { badRequest, forbidden, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
+import { hashPassword } from '../auth/service';
 import type { SessionService } from '../auth/session-service';
 import { setEnterpriseDisabled } from '../enterprises/repository';
-import { findUserInScope, setUserDisabled } from './repository';
-
-export const ACTIVATION_MESSAGES = {
-  deactivated: 'Usuário Desativado com Sucesso!',
-  activated: 'Usuário Ativado com Sucesso!',
-} as const;
+import { findUserInScope, setUserDisabled, setUserPassword } from './repository';
 
 export class UserService {
   constructor(
@@ -25,13 +21,34 @@ export class UserService {
     if (target.clientId) {
       if (auth.profileId !== Profile.SuperAdmin) throw forbidden();
       if (!(await setEnterpriseDisabled(this.db, target.clientId, deactivate, now))) throw notFound('Empresa não encontrada.');
-    } else if (target.userId) {
+      // The documents use the user texts for both; an enterprise screen says what happened to the enterprise.
+      return deactivate ? MSG.enterpriseDeactivated : MSG.enterpriseActivated;
+    }
+    if (target.userId) {
       if (target.userId === auth.userId) throw badRequest('Você não pode desativar o seu próprio usuário.');
       const user = await findUserInScope(this.db, auth.scope, target.userId);
       if (!user) throw notFound('Usuário não encontrado.');
       await setUserDisabled(this.db, user.id, deactivate, now);
       if (deactivate) await this.sessions.revokeAllOf(user.id);
     }
-    return deactivate ? ACTIVATION_MESSAGES.deactivated : ACTIVATION_MESSAGES.activated;
+    return deactivate ? MSG.userDeactivated : MSG.userActivated;
+  }
+
+  /**
+   * Admin password reset (M4): an administrator sets a new password for a user its scope holds (an enterprise
+   * admin: its enterprise's users). A super admin's password is never reset this way, and nobody resets their
+   * own here (that is the profile's change-password, which asks for nothing less). The user's sessions end.
+   */
+  async resetPassword(auth: AuthContext, userId: string, password: string): Promise<string> {
+    const user = await findUserInScope(this.db, auth.scope, userId);
+    if (!user) throw notFound('Usuário não encontrado.');
+    if (user.profile._id === Profile.SuperAdmin) throw forbidden('A senha de um super administrador não pode ser redefinida.');
+    if (user.id === auth.userId) throw badRequest('Para alterar a sua própria senha, use a opção Alterar senha do seu perfil.');
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      await setUserPassword(trx, user.id, passwordHash, this.clock.now());
+      await this.sessions.revokeAllOf(user.id, trx);
+    });
+    return MSG.passwordResetByAdmin;
   }
 }

@@ -58,6 +58,9 @@ describe('SideMenu (P6, P8)', () => {
     const links = within(screen.getByRole('navigation')).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Meus Dispositivos', '/my-devices'],
+      ['Dispositivos', '/client-devices'],
+      ['Empresas', '/enterprises'],
+      ['Usuários', '/select-user'],
     ]);
   });
 

@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { numberArray, textArray } from '../lib/pg-arrays';
+
+/** The SQL of the ingestion hot path: each function is one statement for a whole batch. */
+
+export interface GatewayRow {
+  id: string;
+  enterprise_id: string | null;
+  revoked_at: Date | null;
+  last_seen_at: Date | null;
+}
+
+export async function findGatewayByKeyHash(db: Db, keyHash: Buffer): Promise<GatewayRow | undefined> {
+  return db.selectFrom('gateways').select(['id', 'enterprise_id', 'revoked_at', 'last_seen_at']).where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function touchGateway(db: Db, gatewayId: string, at: Date): Promise<void> {
+  await db.updateTable('gateways').set({ last_seen_at: at }).where('id', '=', gatewayId).execute();
+}
+
+export interface DeviceForGateway {
+  mac: string;
+  gateway_id: string;
+  device_id: string;
+  num: number;
+  gateway_active: boolean;
+  /** Linked to the gateway, or in the gateway's enterprise. */
+  allowed: boolean;
+  travel_id: string | null;
+  travel_started_at: Date | null;
+  travel_temperature_min: number | null;
+  travel_temperature_max: number | null;
+  travel_humidity_min: number | null;
+  travel_humidity_max: number | null;
+}
+
+/**
+ * For each (MAC, gateway) of a batch: the device, whether the gateway may write it, and the travel in
+ * progress it belongs to (with the travel's own limits). Unknown MACs are simply absent. Written as plain
+ * joins (no per-row subqueries): it runs for every batch, over up to thousands of devices.
+ */
+export async function findDevicesForGateways(db: Db, pairs: { mac: string; gatewayId: string }[]): Promise<DeviceForGateway[]> {
+  const result = await sql<DeviceForGateway>`
+    SELECT p.mac, p.gateway_id, d.id AS device_id, d.num,
+      (g.revoked_at IS NULL) AS gateway_active,
+      (gd.device_id IS NOT NULL OR (g.enterprise_id IS NOT NULL AND g.enterprise_id = d.enterprise_id)) AS allowed,
+      tr.travel_id, tr.started_at AS travel_started_at,
+      tr.temperature_min AS travel_temperature_min, tr.temperature_max AS travel_temperature_max,
+      tr.humidity_min AS travel_humidity_min, tr.humidity_max AS travel_humidity_max
+    FROM unnest(${textArray(pairs.map((p) => p.mac))}::text[], ${textArray(pairs.map((p) => p.gatewayId))}::uuid[]) AS p(mac, gateway_id)
+    JOIN devices d ON d.mac = p.mac
+    JOIN gateways g ON g.id = p.gateway_id
+    LEFT JOIN gateway_devices gd ON gd.gateway_id = p.gateway_id AND gd.device_id = d.id
+    LEFT JOIN (
+      SELECT DISTINCT ON (td.device_id) td.device_id, t.id AS travel_id, t.started_at,
+        td.temperature_min, td.temperature_max, td.humidity_min, td.humidity_max
+      FROM travels t JOIN travel_devices td ON td.travel_id = t.id
+      WHERE t.status = 1
+      ORDER BY td.device_id, t.started_at DESC NULLS LAST
+    ) tr ON tr.device_id = d.id`.execute(db);
+  return result.rows;
+}
+
+export interface DeviceStateRow {
+  id: string;
+  num: number;
+  mac: string;
+  name: string;
+  enterprise_id: string | null;
+  last_sync_at: Date | null;
+  last_temperature: number | null;
+  last_humidity: number | null;
+  last_battery: number | null;
+  last_lat: number | null;
+  last_lng: number | null;
+  temperature_min: number | null;
+  temperature_max: number | null;
+  humidity_min: number | null;
+  humidity_max: number | null;
+  out_of_range_minutes: number;
+}
+
+/**
+ * Locks the batch's devices and returns their last state and limits. One order for every writer (device
+ * number), so that concurrent batches queue instead of deadlocking; a row that a concurrent batch changed
+ * is returned as that batch committed it.
+ */
+export async function lockDeviceStates(db: Db, nums: readonly number[]): Promise<DeviceStateRow[]> {
+  const result = await sql<DeviceStateRow>`
+    SELECT id, num, mac, name, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
+      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes
+    FROM devices WHERE num = ANY(${numberArray(nums)}::int[]) ORDER BY num FOR UPDATE`.execute(db);
+  return result.rows;
+}
+
+export interface AlarmStateRow {
+  device_id: string;
+  /** An active alarm, or an excursion waiting for out_of_range_minutes. */
+  kind: 'alarm' | 'excursion';
+  id: string | null;
+  type: string;
+  started_at: Date;
+  last_at: Date | null;
+  temperature_min: number | null;
+  temperature_max: number | null;
+  humidity_min: number | null;
+  humidity_max: number | null;
+}
+
+/**
+ * Active alarms and pending excursions of (locked) devices. A statement of its own, after the lock: its
+ * snapshot then includes whatever the previous holder of a device's lock committed.
+ */
+export async function readAlarmStates(db: Db, deviceIds: readonly string[]): Promise<AlarmStateRow[]> {
+  const ids = textArray(deviceIds);
+  const result = await sql<AlarmStateRow>`
+    SELECT device_id, 'alarm' AS kind, id, type, started_at, NULL::timestamptz AS last_at,
+      temperature_min, temperature_max, humidity_min, humidity_max
+    FROM alarms WHERE active AND device_id = ANY(${ids}::uuid[])
+    UNION ALL
+    SELECT device_id, 'excursion', NULL, type, started_at, last_at, temperature_min, temperature_max, humidity_min, humidity_max
+    FROM alarm_excursions WHERE device_id = ANY(${ids}::uuid[])`.execute(db);
+  return result.rows;
+}
+
+export interface LastStateUpdate {
+  num: number;
+  ts: string;
+  temperature: number | null;
+  humidity: number | null;
+  battery: number | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+export async function updateDeviceLastStates(db: Db, rows: readonly LastStateUpdate[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE devices d SET last_sync_at = u.ts, last_temperature = u.temperature, last_humidity = u.humidity,
+      last_battery = u.battery, last_lat = u.lat, last_lng = u.lng
+    FROM unnest(${numberArray(rows.map((r) => r.num))}::int[], ${textArray(rows.map((r) => r.ts))}::timestamptz[],
+      ${numberArray(rows.map((r) => r.temperature))}::real[], ${numberArray(rows.map((r) => r.humidity))}::real[],
+      ${numberArray(rows.map((r) => r.battery))}::real[], ${numberArray(rows.map((r) => r.lat))}::float8[],
+      ${numberArray(rows.map((r) => r.lng))}::float8[]) AS u(num, ts, temperature, humidity, battery, lat, lng)
+    WHERE d.num = u.num`.execute(db);
+}
+
+export async function updateTravelPositions(db: Db, rows: readonly { travelId: string; lat: number; lng: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    UPDATE travels t SET last_lat = u.lat, last_lng = u.lng
+    FROM unnest(${textArray(rows.map((r) => r.travelId))}::uuid[], ${numberArray(rows.map((r) => r.lat))}::float8[],
+      ${numberArray(rows.map((r) => r.lng))}::float8[]) AS u(id, lat, lng)
+    WHERE t.id = u.id`.execute(db);
+}
+
+export interface RejectionCount {
+  gatewayId: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  reason: string;
+  count: number;
+  lastMac: string | null;
+}
+
+/** Adds to the per gateway, day and reason rejection counters (rows must be unique per key). */
+export async function addRejectionCounts(db: Db, rows: readonly RejectionCount[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO ingest_rejections (gateway_id, day, reason, count, last_mac, last_at)
+    SELECT u.gateway_id, u.day, u.reason, u.count, u.last_mac, ${at.toISOString()}::timestamptz
+    FROM unnest(${textArray(rows.map((r) => r.gatewayId))}::uuid[], ${textArray(rows.map((r) => r.day))}::date[],
+      ${textArray(rows.map((r) => r.reason))}::text[], ${numberArray(rows.map((r) => r.count))}::bigint[],
+      ${textArray(rows.map((r) => r.lastMac))}::text[]) AS u(gateway_id, day, reason, count, last_mac)
+    ON CONFLICT (gateway_id, day, reason) DO UPDATE
+      SET count = ingest_rejections.count + excluded.count, last_mac = excluded.last_mac, last_at = excluded.last_at`.execute(db);
+}

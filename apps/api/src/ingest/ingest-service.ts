@@ -1,0 +1,352 @@
+import type { Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+import { sha256 } from '../lib/tokens';
+import type { AlarmLimits, ActiveAlarm, MeasuredAlarmType, PendingExcursion } from '../modules/alarms/evaluator';
+import { evaluateAlarms } from '../modules/alarms/evaluator';
+import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/service';
+import { ensureReadingPartitions } from '../modules/readings/partitions';
+import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
+import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
+import {
+  addRejectionCounts,
+  findDevicesForGateways,
+  findGatewayByKeyHash,
+  lockDeviceStates,
+  readAlarmStates,
+  touchGateway,
+  updateDeviceLastStates,
+  updateTravelPositions,
+  type AlarmStateRow,
+  type DeviceForGateway,
+  type DeviceStateRow,
+  type LastStateUpdate,
+  type RejectionCount,
+} from './ingest-repository';
+import { REJECTION_REASONS, isRejection, rejection, validateReading, type Rejection, type ValidReading } from './reading-validator';
+
+/** The gateway a reading came through: what it may write is decided per device, per batch. */
+export interface GatewayIdentity {
+  id: string;
+  enterpriseId: string | null;
+}
+
+/** Raw readings from one source: an HTTP body, or one MQTT message. */
+export interface IngestPart {
+  gateway: GatewayIdentity;
+  readings: readonly unknown[];
+  /** MQTT: the MAC of the topic, which readings without a MAC take. */
+  topicMac?: string;
+  /** Rejections decided before the readings could be read (a bad topic or payload). */
+  rejected?: readonly Rejection[];
+}
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: Rejection[];
+}
+
+interface Logger {
+  error(obj: unknown, msg: string): void;
+  warn(obj: unknown, msg: string): void;
+}
+
+interface Candidate extends ValidReading {
+  device: DeviceForGateway;
+  travelId: string | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+/** Errors after which the whole batch is simply tried again: deadlock, serialisation, a stored duplicate. */
+const RETRYABLE = new Set(['40P01', '40001', UNIQUE_VIOLATION]);
+const MAX_ATTEMPTS = 3;
+/** gateways.last_seen_at is written at most this often per gateway and process. */
+const SEEN_EVERY_MS = 60_000;
+
+function monthOf(ms: number): number {
+  const d = new Date(ms);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+}
+
+/**
+ * Ingestion (D5): validates readings, stores a batch in one transaction, and only then answers.
+ * Per batch, whatever its size: one device lookup, one insert, one lock of the devices (returning their
+ * state), one read of their alarm state, one update of their last state, and alarm statements only when an
+ * alarm changes. Nothing is done per reading in the database.
+ */
+export class IngestService {
+  private readonly seenAt = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+    private readonly log: Logger,
+  ) {}
+
+  /** The gateway of an API key, or null when the key is unknown or revoked. */
+  async authenticateKey(key: string): Promise<GatewayIdentity | null> {
+    if (!key) return null;
+    const row = await findGatewayByKeyHash(this.db, sha256(key));
+    if (!row || row.revoked_at) return null;
+    return { id: row.id, enterpriseId: row.enterprise_id };
+  }
+
+  async ingest(parts: readonly IngestPart[]): Promise<IngestResult> {
+    const now = this.clock.now();
+    const nowMs = now.getTime();
+    const rejected: Rejection[] = [];
+    const rejectedGateway: string[] = [];
+    const reject = (gatewayId: string, r: Rejection) => {
+      rejected.push(r);
+      rejectedGateway.push(gatewayId);
+    };
+
+    // 1. Each reading on its own: shape, MAC, time, physical ranges. (The valid readings become the
+    //    candidates themselves, device and travel added in place: no copies on the hot path.)
+    const valid: Candidate[] = [];
+    const validGateway: GatewayIdentity[] = [];
+    for (const part of parts) {
+      await this.noteSeen(part.gateway.id, nowMs);
+      for (const r of part.rejected ?? []) reject(part.gateway.id, r);
+      for (let i = 0; i < part.readings.length; i++) {
+        const checked = validateReading(part.readings[i], i, nowMs, part.topicMac);
+        if (isRejection(checked)) reject(part.gateway.id, checked);
+        else {
+          valid.push(checked as Candidate);
+          validGateway.push(part.gateway);
+        }
+      }
+    }
+
+    // 2. Which devices these are and whether each gateway may write them: one query for the batch.
+    const candidates: Candidate[] = [];
+    if (valid.length > 0) {
+      const pairs = new Map<string, { mac: string; gatewayId: string }>();
+      valid.forEach((v, i) => pairs.set(`${validGateway[i]!.id} ${v.mac}`, { mac: v.mac, gatewayId: validGateway[i]!.id }));
+      const found = new Map<string, DeviceForGateway>();
+      for (const row of await findDevicesForGateways(this.db, [...pairs.values()])) found.set(`${row.gateway_id} ${row.mac}`, row);
+      valid.forEach((v, i) => {
+        const gatewayId = validGateway[i]!.id;
+        const device = found.get(`${gatewayId} ${v.mac}`);
+        if (!device) reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
+        else if (!device.gateway_active) reject(gatewayId, rejection(v.index, v.mac, 'gateway_revoked', REJECTION_REASONS.gateway_revoked));
+        else if (!device.allowed) reject(gatewayId, rejection(v.index, v.mac, 'not_allowed', REJECTION_REASONS.not_allowed));
+        else {
+          v.device = device;
+          v.travelId = device.travel_id !== null && (device.travel_started_at === null || v.ts >= device.travel_started_at.getTime()) ? device.travel_id : null;
+          candidates.push(v);
+        }
+      });
+    }
+
+    // 3. One order for every writer, (device, time): concurrent batches then wait for one another instead of
+    //    deadlocking on rows both insert. Repeats within the batch are duplicates like stored ones.
+    candidates.sort((a, b) => a.device.num - b.device.num || a.ts - b.ts);
+    const unique: Candidate[] = [];
+    for (const c of candidates) {
+      const last = unique[unique.length - 1];
+      if (!last || last.device.num !== c.device.num || last.ts !== c.ts) unique.push(c);
+    }
+
+    if (unique.length === 0 && rejected.length === 0) return { accepted: 0, duplicates: candidates.length, rejected };
+    if (unique.length > 0) await this.ensurePartitions(unique);
+
+    const counts = this.rejectionCounts(rejected, rejectedGateway, now);
+    const columns = toColumns(unique);
+    // The plain insert first (the common case: nothing of the batch stored yet); it is the transaction's first
+    // statement, so when the batch repeats stored readings the whole transaction is simply run again, skipping them.
+    let skipDuplicates = false;
+    const outcome = await this.inTransaction(
+      async (trx) => {
+        const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
+        const effects = unique.length > 0 ? await this.applyToDevices(trx, unique, now) : null;
+        await addRejectionCounts(trx, counts, now);
+        return { inserted, effects };
+      },
+      (code) => {
+        if (code === UNIQUE_VIOLATION) skipDuplicates = true;
+      },
+    );
+
+    // 4. Committed: tell the rest of the process.
+    const effects = outcome.effects;
+    if (effects) {
+      if (effects.live.length > 0) this.events.emit('readings.stored', { devices: effects.live, travelIds: effects.travelIds });
+      for (const a of effects.opened) this.events.emit('alarm.opened', a);
+      for (const a of effects.closed) this.events.emit('alarm.closed', a);
+    }
+    return { accepted: outcome.inserted, duplicates: candidates.length - outcome.inserted, rejected };
+  }
+
+  /**
+   * Inside the batch's transaction, for the devices it touched: the last state, the travels' positions and
+   * the alarms. Only readings newer than a device's last sync count, so a late or repeated reading never
+   * moves the state back in time nor reopens an alarm.
+   */
+  private async applyToDevices(trx: Db, unique: readonly Candidate[], now: Date) {
+    const nums: number[] = [];
+    for (const c of unique) if (nums[nums.length - 1] !== c.device.num) nums.push(c.device.num);
+    const states = new Map<number, DeviceStateRow>();
+    for (const row of await lockDeviceStates(trx, nums)) states.set(row.num, row);
+    const alarmStates = new Map<string, AlarmStateRow[]>();
+    for (const row of await readAlarmStates(trx, [...states.values()].map((d) => d.id))) {
+      const list = alarmStates.get(row.device_id);
+      if (list) list.push(row);
+      else alarmStates.set(row.device_id, [row]);
+    }
+
+    const lastStates: LastStateUpdate[] = [];
+    const live: DeviceLiveState[] = [];
+    const travelPositions = new Map<string, { travelId: string; lat: number; lng: number; ts: number }>();
+    const alarmBatch: DeviceAlarmChanges[] = [];
+
+    for (let start = 0; start < unique.length; ) {
+      let end = start;
+      while (end < unique.length && unique[end]!.device.num === unique[start]!.device.num) end++;
+      const state = states.get(unique[start]!.device.num);
+      const lastSync = state?.last_sync_at ? state.last_sync_at.getTime() : -Infinity;
+      let first = start;
+      while (first < end && unique[first]!.ts <= lastSync) first++;
+      if (state && first < end) {
+        const newer = unique.slice(first, end);
+        const update = mergeLastState(state, newer);
+        lastStates.push(update);
+        const newest = newer[newer.length - 1]!;
+        live.push({
+          deviceId: state.id, mac: state.mac, enterpriseId: state.enterprise_id, travelId: newest.travelId,
+          lastSyncAt: new Date(newest.ts), temperature: update.temperature, humidity: update.humidity,
+          battery: update.battery, lat: update.lat, lng: update.lng, stored: newer.length,
+        });
+        if (newest.travelId && update.lat !== null && update.lng !== null) {
+          const seen = travelPositions.get(newest.travelId);
+          if (!seen || seen.ts < newest.ts) travelPositions.set(newest.travelId, { travelId: newest.travelId, lat: update.lat, lng: update.lng, ts: newest.ts });
+        }
+        const changes = evaluateAlarms(alarmStateOf(state, newest.device, alarmStates.get(state.id) ?? []), newer);
+        if (changes.opened.length || changes.updated.length || changes.pendingUpserts.length || changes.pendingDeletes.length) {
+          alarmBatch.push({ deviceId: state.id, enterpriseId: state.enterprise_id, travelId: newest.travelId, changes });
+        }
+      }
+      start = end;
+    }
+
+    await updateDeviceLastStates(trx, lastStates);
+    await updateTravelPositions(trx, [...travelPositions.values()]);
+    const alarms = alarmBatch.length > 0 ? await storeAlarmChanges(trx, alarmBatch, now) : { opened: [] as AlarmChangedEvent[], closed: [] as AlarmChangedEvent[] };
+    return { live, travelIds: [...new Set(live.flatMap((d) => (d.travelId ? [d.travelId] : [])))], ...alarms };
+  }
+
+  private async ensurePartitions(rows: readonly Candidate[]): Promise<void> {
+    let min = Infinity;
+    let max = -Infinity;
+    for (const r of rows) {
+      if (r.ts < min) min = r.ts;
+      if (r.ts > max) max = r.ts;
+    }
+    // Almost every batch lies within one month: check its two ends rather than every row.
+    const dates = monthOf(min) === monthOf(max) ? [new Date(min)] : rows.map((r) => new Date(r.ts));
+    await ensureReadingPartitions(this.db, dates);
+  }
+
+  private rejectionCounts(rejected: readonly Rejection[], gateways: readonly string[], now: Date): RejectionCount[] {
+    const day = now.toISOString().slice(0, 10);
+    const counts = new Map<string, RejectionCount>();
+    rejected.forEach((r, i) => {
+      const gatewayId = gateways[i]!;
+      const key = `${gatewayId} ${r.code}`;
+      const row = counts.get(key);
+      if (row) {
+        row.count++;
+        row.lastMac = r.mac ?? row.lastMac;
+      } else counts.set(key, { gatewayId, day, reason: r.code, count: 1, lastMac: r.mac });
+    });
+    return [...counts.values()];
+  }
+
+  private async inTransaction<T>(work: (trx: Db) => Promise<T>, beforeRetry: (code: string) => void): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(work);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;
+        if (code !== UNIQUE_VIOLATION) this.log.warn({ err, attempt }, 'ingest batch retried');
+        beforeRetry(code);
+      }
+    }
+  }
+
+  /** Keeps gateways.last_seen_at roughly current: one write per gateway and minute, not per batch. */
+  private async noteSeen(gatewayId: string, nowMs: number): Promise<void> {
+    const last = this.seenAt.get(gatewayId);
+    if (last !== undefined && nowMs - last < SEEN_EVERY_MS) return;
+    this.seenAt.set(gatewayId, nowMs);
+    await touchGateway(this.db, gatewayId, new Date(nowMs)).catch((err: unknown) => this.log.error({ err, gatewayId }, 'gateway last_seen_at not updated'));
+  }
+}
+
+function toColumns(rows: readonly Candidate[]): ReadingColumns {
+  const n = rows.length;
+  const c: ReadingColumns = {
+    deviceNum: new Array(n), tsMs: new Array(n), temperature: new Array(n), humidity: new Array(n),
+    battery: new Array(n), lat: new Array(n), lng: new Array(n), travelId: new Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    c.deviceNum[i] = r.device.num;
+    c.tsMs[i] = r.ts;
+    c.temperature[i] = r.temperature;
+    c.humidity[i] = r.humidity;
+    c.battery[i] = r.battery;
+    c.lat[i] = r.lat;
+    c.lng[i] = r.lng;
+    c.travelId[i] = r.travelId;
+  }
+  return c;
+}
+
+/**
+ * The device's new last state from its readings newer than its last sync (oldest first): the time of the
+ * newest, and for each value the newest reading that carried it (a reading without temperature does not
+ * erase the last known temperature). Position moves as a pair.
+ */
+function mergeLastState(state: DeviceStateRow, newer: readonly Candidate[]): LastStateUpdate {
+  const out: LastStateUpdate = {
+    num: state.num,
+    ts: new Date(newer[newer.length - 1]!.ts).toISOString(),
+    temperature: state.last_temperature,
+    humidity: state.last_humidity,
+    battery: state.last_battery,
+    lat: state.last_lat,
+    lng: state.last_lng,
+  };
+  for (const r of newer) {
+    if (r.temperature !== null) out.temperature = r.temperature;
+    if (r.humidity !== null) out.humidity = r.humidity;
+    if (r.battery !== null) out.battery = r.battery;
+    if (r.lat !== null && r.lng !== null) {
+      out.lat = r.lat;
+      out.lng = r.lng;
+    }
+  }
+  return out;
+}
+
+/** The device's limits (a travel's own limits override them while the device travels) and alarm state. */
+function alarmStateOf(state: DeviceStateRow, device: DeviceForGateway, rows: readonly AlarmStateRow[]) {
+  const travel = device.travel_id !== null;
+  const limits: AlarmLimits = {
+    temperatureMin: (travel ? device.travel_temperature_min : null) ?? state.temperature_min,
+    temperatureMax: (travel ? device.travel_temperature_max : null) ?? state.temperature_max,
+    humidityMin: (travel ? device.travel_humidity_min : null) ?? state.humidity_min,
+    humidityMax: (travel ? device.travel_humidity_max : null) ?? state.humidity_max,
+  };
+  const active: ActiveAlarm[] = [];
+  const pending: PendingExcursion[] = [];
+  for (const r of rows) {
+    const observed = { temperatureMin: r.temperature_min, temperatureMax: r.temperature_max, humidityMin: r.humidity_min, humidityMax: r.humidity_max };
+    if (r.kind === 'alarm') active.push({ id: r.id!, type: r.type as ActiveAlarm['type'], startedAt: r.started_at.getTime(), observed });
+    else pending.push({ type: r.type as MeasuredAlarmType, startedAt: r.started_at.getTime(), lastAt: (r.last_at ?? r.started_at).getTime(), observed });
+  }
+  return { limits, delayMs: state.out_of_range_minutes * 60_000, active, pending };
+}

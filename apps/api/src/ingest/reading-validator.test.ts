@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeMac, parseInstant, validateReading } from './reading-validator';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+
+describe('normalizeMac', () => {
+  it.each([
+    ['C3:00:00:00:01:01', 'C3:00:00:00:01:01'],
+    ['c3:00:00:00:01:0a', 'C3:00:00:00:01:0A'],
+    ['C3-00-00-00-01-01', 'C3:00:00:00:01:01'],
+    ['c30000000101', 'C3:00:00:00:01:01'],
+    [' C3:00:00:00:01:01 ', 'C3:00:00:00:01:01'],
+  ])('%s → %s', (input, expected) => expect(normalizeMac(input)).toBe(expected));
+
+  it.each(['C3:00:00:00:01', 'G3:00:00:00:01:01', '', 42, null])('refuses %s', (input) => expect(normalizeMac(input)).toBeNull());
+});
+
+describe('parseInstant', () => {
+  it('needs an explicit offset and a real calendar date', () => {
+    expect(parseInstant('2026-11-22T09:00:00Z')).toBe(Date.parse('2026-11-22T09:00:00Z'));
+    expect(parseInstant('2026-11-22T09:00:00.123-03:00')).toBe(Date.parse('2026-11-22T12:00:00.123Z'));
+    expect(parseInstant('2026-11-22T09:00:00')).toBeNaN();
+    expect(parseInstant('2026-02-30T09:00:00Z')).toBeNaN();
+    // The canonical form has its own fast reading: same answers.
+    expect(parseInstant('2026-11-22T09:00:00.123Z')).toBe(Date.parse('2026-11-22T09:00:00.123Z'));
+    expect(parseInstant('2028-02-29T23:59:59.999Z')).toBe(Date.parse('2028-02-29T23:59:59.999Z'));
+    expect(parseInstant('2026-02-29T09:00:00.000Z')).toBeNaN();
+    expect(parseInstant('2026-11-31T09:00:00.000Z')).toBeNaN();
+    expect(parseInstant('2026-11-22T24:00:00.000Z')).toBeNaN();
+    expect(parseInstant('2026-11-22T24:00:00Z')).toBeNaN();
+    expect(parseInstant('2026-13-22T09:00:00.000Z')).toBeNaN();
+    expect(parseInstant('2026-11-22T09:60:00.000Z')).toBeNaN();
+    expect(parseInstant('2026-11-2xT09:00:00.000Z')).toBeNaN();
+    expect(parseInstant('ontem')).toBeNaN();
+  });
+});
+
+describe('validateReading', () => {
+  it('keeps what is present and leaves the rest null', () => {
+    expect(validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', temperature: 4.25 }, 3, NOW)).toEqual({
+      index: 3, mac: 'C3:00:00:00:01:01', ts: Date.parse('2026-11-22T11:59:00Z'), temperature: 4.25, humidity: null, battery: null, lat: null, lng: null,
+    });
+  });
+
+  it('accepts the physical limits themselves and up to 5 minutes ahead', () => {
+    const ok = validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T12:05:00Z', temperature: -80, humidity: 100, battery: 0, lat: -90, lng: 180 }, 0, NOW);
+    expect(ok).toMatchObject({ temperature: -80, humidity: 100, battery: 0, lat: -90, lng: 180 });
+    expect(validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T12:05:00.001Z' }, 0, NOW)).toMatchObject({ code: 'future_ts' });
+    expect(validateReading({ mac: 'C3:00:00:00:01:01', ts: '2025-11-01T00:00:00Z' }, 0, NOW)).toMatchObject({ code: 'old_ts' });
+  });
+
+  it('takes the MQTT topic MAC, and refuses a different one', () => {
+    expect(validateReading({ ts: '2026-11-22T11:59:00Z' }, 0, NOW, 'C3:00:00:00:01:01')).toMatchObject({ mac: 'C3:00:00:00:01:01' });
+    expect(validateReading({ mac: 'C3:00:00:00:01:02', ts: '2026-11-22T11:59:00Z' }, 0, NOW, 'C3:00:00:00:01:01')).toMatchObject({ code: 'mac_mismatch' });
+  });
+
+  it.each([
+    [{ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', battery: 101 }, 'out_of_range'],
+    [{ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', lat: 91, lng: 0 }, 'out_of_range'],
+    [{ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', lng: -181, lat: 0 }, 'out_of_range'],
+    [{ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', humidity: Number.NaN }, 'invalid_value'],
+    [{ mac: 'C3:00:00:00:01:01', ts: 1795338000000 }, 'invalid_ts'],
+    [[], 'invalid_reading'],
+  ])('%j is rejected as %s', (raw, code) => expect(validateReading(raw, 0, NOW)).toMatchObject({ code }));
+});

@@ -1,0 +1,153 @@
+import type { AlarmNotification, AlarmType } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound } from '../../lib/errors';
+import type { TenantScope } from '../../lib/tenant-scope';
+import type { AlarmChangedEvent, EventBus } from '../../realtime/event-bus';
+import { findDeviceByMacInScope, findDeviceInScope } from '../devices/repository';
+import type { AlarmChanges } from './evaluator';
+import { alarmMessage, alarmTypeName, formatRange } from './format';
+import {
+  acknowledgeAlarm,
+  deleteExcursions,
+  findAlarm,
+  insertAlarms,
+  listAlarmsOfDevice,
+  lockSilentDevices,
+  updateAlarms,
+  upsertExcursions,
+  type AlarmRow,
+} from './repository';
+
+const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
+const ALARM_NOT_FOUND = 'Alarme não encontrado.';
+/** The Alarmes tab shows a device's recent alarms; older ones stay in the database and in reports. */
+const NOTIFICATIONS_LIMIT = 500;
+
+export function toNotification(row: AlarmRow): AlarmNotification {
+  return {
+    _id: row.id,
+    date: row.started_at.toISOString(),
+    ended_at: row.ended_at ? row.ended_at.toISOString() : null,
+    message: row.message,
+    type: row.type as AlarmType,
+    type_formatted: alarmTypeName(row.type),
+    temperature_formatted: formatRange(row.temperature_min, row.temperature_max, '°C'),
+    humidity_formatted: formatRange(row.humidity_min, row.humidity_max, '%'),
+    temperature: { min: row.temperature_min, max: row.temperature_max },
+    humidity: { min: row.humidity_min, max: row.humidity_max },
+    active: row.active,
+    active_formatted: row.active ? 'Sim' : 'Não',
+    acknowledge: row.acknowledged_at
+      ? {
+          message: row.acknowledge_message ?? '',
+          date: row.acknowledged_at.toISOString(),
+          user: row.acknowledged_by && row.acknowledged_by_name ? { _id: row.acknowledged_by, name: row.acknowledged_by_name } : null,
+        }
+      : null,
+    acknowledge_formatted: row.acknowledged_at ? 'Sim' : 'Não',
+    travel_id: row.travel_id,
+  };
+}
+
+/** One device's alarm changes from a batch, with what the stored rows need. */
+export interface DeviceAlarmChanges {
+  deviceId: string;
+  enterpriseId: string | null;
+  travelId: string | null;
+  changes: AlarmChanges;
+}
+
+/**
+ * Stores the alarm changes of a batch inside its transaction: updates and closes first (so that a type
+ * closed and reopened in the same batch never has two active rows), then opens, then pending excursions.
+ * Returns the events to emit once the transaction has committed.
+ */
+export async function storeAlarmChanges(trx: Db, batch: readonly DeviceAlarmChanges[], at: Date): Promise<{ opened: AlarmChangedEvent[]; closed: AlarmChangedEvent[] }> {
+  const updates = batch.flatMap((d) => d.changes.updated.map((u) => ({ ...u, device: d })));
+  await updateAlarms(trx, updates.map((u) => ({ id: u.id, observed: u.observed, endedAt: u.endedAt === null ? null : new Date(u.endedAt) })));
+  const inserted = await insertAlarms(
+    trx,
+    batch.flatMap((d) =>
+      d.changes.opened.map((o) => ({
+        deviceId: d.deviceId,
+        travelId: d.travelId,
+        type: o.type,
+        message: o.message,
+        startedAt: new Date(o.startedAt),
+        endedAt: o.endedAt === null ? null : new Date(o.endedAt),
+        observed: o.observed,
+      })),
+    ),
+    at,
+  );
+  await deleteExcursions(trx, batch.flatMap((d) => d.changes.pendingDeletes.map((type) => ({ deviceId: d.deviceId, type }))));
+  await upsertExcursions(trx, batch.flatMap((d) => d.changes.pendingUpserts.map((p) => ({ ...p, deviceId: d.deviceId }))));
+
+  const enterpriseOf = new Map(batch.map((d) => [d.deviceId, d.enterpriseId]));
+  const opened = inserted.map((a) => ({ alarmId: a.id, deviceId: a.device_id, enterpriseId: enterpriseOf.get(a.device_id) ?? null, travelId: a.travel_id, type: a.type, active: a.active }));
+  const closed = updates
+    .filter((u) => u.endedAt !== null)
+    .map((u) => ({ alarmId: u.id, deviceId: u.device.deviceId, enterpriseId: u.device.enterpriseId, travelId: u.device.travelId, type: u.type, active: false }));
+  // An alarm opened and closed within the batch is announced as both.
+  for (const a of opened) if (!a.active) closed.push(a);
+  return { opened, closed };
+}
+
+export class AlarmService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {}
+
+  /** GET /api/beacon-device/{mac}/notifications: the device's alarms, newest first. */
+  async notificationsOfDevice(scope: TenantScope, mac: string): Promise<AlarmNotification[]> {
+    const found = await findDeviceByMacInScope(this.db, scope, mac);
+    if (!found) throw notFound(DEVICE_NOT_FOUND);
+    const rows = await listAlarmsOfDevice(this.db, found.device._id, NOTIFICATIONS_LIMIT);
+    return rows.map(toNotification);
+  }
+
+  /** Records who acknowledged an alarm, when, and with which message; an alarm is acknowledged once. */
+  async acknowledge(scope: TenantScope, alarmId: string, by: { userId: string; message: string }): Promise<AlarmNotification> {
+    const alarm = await findAlarm(this.db, alarmId);
+    // An alarm of a device outside the caller's scope does not exist for the caller.
+    if (!alarm || !(await findDeviceInScope(this.db, scope, alarm.device_id))) throw notFound(ALARM_NOT_FOUND);
+    const done = await acknowledgeAlarm(this.db, alarmId, { userId: by.userId, message: by.message, at: this.clock.now() });
+    if (!done) throw conflict('Este alarme já foi reconhecido.');
+    const updated = await findAlarm(this.db, alarmId);
+    if (!updated) throw notFound(ALARM_NOT_FOUND);
+    return toNotification(updated);
+  }
+
+  /**
+   * Opens a "no data" alarm for every device silent for longer than its no_data_minutes. It starts when the
+   * silence crossed the limit; the device's next reading closes it. Returns how many alarms were opened.
+   */
+  async checkNoData(): Promise<number> {
+    const now = this.clock.now();
+    const enterpriseOf = new Map<string, string | null>();
+    const opened = await this.db.transaction().execute(async (trx) => {
+      const silent = await lockSilentDevices(trx, now);
+      for (const d of silent) enterpriseOf.set(d.id, d.enterprise_id);
+      return insertAlarms(
+        trx,
+        silent.map((d) => ({
+          deviceId: d.id,
+          travelId: d.travel_id,
+          type: 'no_data' as const,
+          message: alarmMessage('no_data', d.no_data_minutes),
+          startedAt: new Date(d.last_sync_at.getTime() + d.no_data_minutes * 60_000),
+          endedAt: null,
+          observed: { temperatureMin: null, temperatureMax: null, humidityMin: null, humidityMax: null },
+        })),
+        now,
+      );
+    });
+    for (const a of opened) {
+      this.events.emit('alarm.opened', { alarmId: a.id, deviceId: a.device_id, enterpriseId: enterpriseOf.get(a.device_id) ?? null, travelId: a.travel_id, type: a.type, active: true });
+    }
+    return opened.length;
+  }
+}

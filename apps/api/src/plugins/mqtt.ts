@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../ingest/mqtt-broker';
+import { startExternalSubscriber, type ExternalSubscriber } from '../ingest/mqtt-subscriber';
+import type { AppServices } from '../services';
+
+/** MQTT intake as the app sees it: which kind, and the embedded broker's port once it listens. */
+export interface MqttIngest {
+  kind: 'embedded' | 'external';
+  port: number | null;
+  /** Embedded: resolves when listening. External: when the first subscription is acknowledged. */
+  ready(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** null when MQTT_ENABLED=0. */
+    mqtt: MqttIngest | null;
+  }
+}
+
+/**
+ * MQTT ingestion (D5): the embedded broker, or with MQTT_URL a subscriber to an external one. Started when
+ * the app is ready (building the app never opens a port) and closed with it, after its last batch is stored.
+ */
+async function mqtt(app: FastifyInstance, { services }: { services: AppServices }) {
+  const config = services.config;
+  if (!config.mqttEnabled) {
+    app.decorate('mqtt', null);
+    return;
+  }
+  let started!: () => void;
+  let failed!: (err: unknown) => void;
+  const listening = new Promise<void>((resolve, reject) => {
+    started = resolve;
+    failed = reject;
+  });
+  listening.catch(() => {}); // reported through onReady; ready() callers see it too
+  let broker: EmbeddedBroker | undefined;
+  let subscriber: ExternalSubscriber | undefined;
+  const state: MqttIngest = {
+    kind: config.mqttUrl ? 'external' : 'embedded',
+    port: null,
+    ready: () => (subscriber ? listening.then(() => subscriber!.whenSubscribed()) : listening),
+  };
+  app.decorate('mqtt', state);
+
+  app.addHook('onReady', async () => {
+    try {
+      if (config.mqttUrl) {
+        subscriber = await startExternalSubscriber({
+          url: config.mqttUrl,
+          gatewayKey: config.mqttGatewayKey ?? '',
+          clientId: config.mqttClientId,
+          ingest: services.ingest,
+          log: app.log,
+        });
+      } else {
+        broker = await startEmbeddedBroker({ ingest: services.ingest, events: services.events, host: config.mqttHost, port: config.mqttPort, log: app.log });
+        state.port = broker.port;
+      }
+      started();
+    } catch (err) {
+      failed(err);
+      throw err;
+    }
+  });
+
+  app.addHook('onClose', async () => {
+    await broker?.close();
+    await subscriber?.close();
+  });
+}
+
+export default fp(mqtt, { name: 'mqtt' });

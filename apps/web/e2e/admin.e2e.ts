@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const MOBILE = { width: 390, height: 844 };
+
+async function signedIn(username: string, password = DEMO_PASSWORD, viewport?: { width: number; height: number }) {
+  const { context, page } = await newPage(browser, viewport);
+  await login(page, username, password);
+  await page.waitForURL('**/my-devices');
+  return { context, page };
+}
+
+async function openMenu(page: Page, label: string) {
+  const burger = page.getByRole('button', { name: 'Abrir menu' });
+  if (await burger.isVisible()) await burger.click();
+  await page.getByTestId('side-menu').getByRole('link', { name: label, exact: true }).click();
+}
+
+/** Lets a modal's opening transition finish before a screenshot. */
+const settle = (page: Page) => page.waitForTimeout(400);
+
+const rowWith = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+describe('administration (M2, M3, M4, M8, D2)', () => {
+  it('the super admin registers an enterprise, sees the generated login, and finds it in Empresas', async () => {
+    const { context, page } = await signedIn('admin');
+    await openMenu(page, 'Empresas');
+    await page.waitForURL('**/enterprises');
+    await rowWith(page, 'Aurora Alimentos').waitFor();
+    await screenshot(page, 'enterprises');
+
+    await page.getByRole('link', { name: 'Cadastrar Nova Empresa' }).click();
+    await page.waitForURL('**/register-enterprise');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Informe o nome da empresa.').waitFor();
+    await screenshot(page, 'register-enterprise-errors');
+
+    await page.getByLabel(/^Nome/).fill('Laticínios Serra Azul');
+    await page.getByLabel(/^Email/).fill('contato@serraazul.example');
+    await page.getByLabel(/^Senha/).fill('Serra@2026');
+    await page.getByLabel(/^Confirmar Senha/).fill('Serra@2026');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Empresa cadastrada com Sucesso' });
+    await dialog.waitFor();
+    await settle(page);
+    expect(await dialog.getByTestId('credential-username').innerText()).toBe('laticinios.adm');
+    expect(await dialog.getByTestId('credential-password').innerText()).toBe('Serra@2026');
+    await screenshot(page, 'register-enterprise-success');
+    await dialog.getByRole('button', { name: 'Voltar para Empresas' }).click();
+    await page.waitForURL('**/enterprises');
+
+    await page.getByPlaceholder('Pesquisar empresas').fill('serra azul');
+    const row = rowWith(page, 'Laticínios Serra Azul');
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Laticínios Serra Azul', 'Ativa', '0', '1']),
+    );
+    await context.close();
+
+    // The new owner signs in with the generated username and manages its enterprise.
+    const owner = await signedIn('laticinios.adm', 'Serra@2026');
+    await openMenu(owner.page, 'Usuários');
+    await owner.page.waitForURL('**/select-user');
+    await rowWith(owner.page, 'laticinios.adm').first().waitFor();
+    await owner.context.close();
+  });
+
+  it('the super admin deactivates and reactivates an enterprise from Empresas', async () => {
+    const { context, page } = await signedIn('admin');
+    await page.goto('/enterprises');
+    const row = rowWith(page, 'Laticínios Serra Azul');
+    await row.getByRole('button', { name: 'Desativar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Desativar empresa' });
+    await dialog.waitFor();
+    await settle(page);
+    await screenshot(page, 'enterprises-confirm');
+    await dialog.getByRole('button', { name: 'Desativar' }).click();
+    await page.getByText('Empresa Desativada com Sucesso!').waitFor();
+    await row.getByText('Inativa').waitFor();
+    await row.getByRole('button', { name: 'Ativar' }).click();
+    await page.getByRole('dialog', { name: 'Ativar empresa' }).getByRole('button', { name: 'Ativar' }).click();
+    await page.getByText('Empresa Ativada com Sucesso!').waitFor();
+    await row.getByText('Ativa', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('the super admin opens the devices and users of an enterprise from Empresas', async () => {
+    const { context, page } = await signedIn('admin');
+    await page.goto('/enterprises');
+    await rowWith(page, 'Vida Farma').getByRole('link', { name: 'Dispositivos' }).click();
+    await page.waitForURL('**/client-devices?id=*');
+    await page.getByText('Geladeira Vacinas').waitFor();
+    expect(await page.getByText('Baú Caminhão 01').count()).toBe(0);
+    await screenshot(page, 'client-devices-super-admin');
+
+    await page.goto('/enterprises');
+    await rowWith(page, 'Vida Farma').getByRole('link', { name: 'Visualizar Usuários' }).click();
+    await page.getByRole('heading', { name: 'Usuários da empresa Vida Farma' }).waitFor();
+    await rowWith(page, 'Maria Souza').waitFor();
+    await screenshot(page, 'enterprise-users-super-admin');
+    await context.close();
+  });
+
+  it('an enterprise admin deactivates and reactivates João from Usuários', async () => {
+    const { context, page } = await signedIn('aurora.adm');
+    await openMenu(page, 'Usuários');
+    await page.waitForURL('**/select-user');
+    await rowWith(page, 'João Silva').waitFor();
+    await screenshot(page, 'select-user');
+    await rowWith(page, 'João Silva').getByRole('link', { name: 'Gerenciar' }).click();
+    await page.waitForURL('**/enterprise-users?id=*');
+    await page.getByRole('heading', { name: 'Usuários da empresa Aurora Alimentos' }).waitFor();
+    await screenshot(page, 'enterprise-users');
+
+    await rowWith(page, 'João Silva').getByRole('button', { name: 'Desativar' }).click();
+    await page.getByRole('dialog', { name: 'Desativar usuário' }).getByRole('button', { name: 'Desativar' }).click();
+    await page.getByText('Usuário Desativado com Sucesso!').waitFor();
+    await rowWith(page, 'João Silva').waitFor({ state: 'detached' });
+
+    // João cannot sign in while inactive.
+    const joao = await newPage(browser);
+    await login(joao.page, 'joao.silva');
+    await joao.page.getByText('Usuário desativado. Procure o administrador da sua empresa.').waitFor();
+    await joao.context.close();
+
+    await page.getByRole('tab', { name: 'Inativos', exact: true }).click();
+    await rowWith(page, 'João Silva').getByRole('button', { name: 'Ativar' }).click();
+    await page.getByRole('dialog', { name: 'Ativar usuário' }).getByRole('button', { name: 'Ativar' }).click();
+    await page.getByText('Usuário Ativado com Sucesso!').waitFor();
+    await page.getByText('Nada encontrado...').waitFor();
+    await page.getByRole('tab', { name: 'Ativos', exact: true }).click();
+    await rowWith(page, 'João Silva').waitFor();
+    await context.close();
+
+    const back = await signedIn('joao.silva');
+    await back.context.close();
+  });
+
+  it('an enterprise admin resets a password; the user signs in with it', async () => {
+    const { context, page } = await signedIn('aurora.adm');
+    await page.goto('/enterprise-users');
+    await rowWith(page, 'João Silva').getByRole('button', { name: 'Alterar senha' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Alterar senha' });
+    await dialog.getByLabel(/^Nova senha/).fill('curta');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('A senha deve ter no mínimo 8 caracteres').waitFor();
+    await settle(page);
+    await screenshot(page, 'reset-password');
+    // The demo password again, so other specs can still sign in as João.
+    await dialog.getByLabel(/^Nova senha/).fill(DEMO_PASSWORD);
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Senha resetada com sucesso!').waitFor();
+    await context.close();
+
+    const joao = await signedIn('joao.silva');
+    await joao.context.close();
+  });
+
+  it('an enterprise admin sees its devices in Dispositivos', async () => {
+    const { context, page } = await signedIn('aurora.adm');
+    await openMenu(page, 'Dispositivos');
+    await page.waitForURL('**/client-devices');
+    await page.getByRole('heading', { name: 'Dispositivos' }).waitFor();
+    await page.getByText('Câmara Fria Matriz').waitFor();
+    expect(await page.getByText('Geladeira Vacinas').count()).toBe(0);
+    await screenshot(page, 'client-devices');
+    await context.close();
+  });
+
+  it('the screens fit a small screen', async () => {
+    const admin = await signedIn('admin', DEMO_PASSWORD, MOBILE);
+    await admin.page.goto('/enterprises');
+    await rowWith(admin.page, 'Aurora Alimentos').waitFor();
+    await screenshot(admin.page, 'enterprises-mobile');
+    await admin.page.goto('/register-enterprise');
+    await admin.page.getByRole('heading', { name: 'Cadastro de empresa' }).waitFor();
+    await screenshot(admin.page, 'register-enterprise-mobile');
+    await admin.page.goto('/select-user');
+    await admin.page.getByPlaceholder('Selecione uma empresa').waitFor();
+    await screenshot(admin.page, 'select-user-super-admin-mobile');
+    await admin.context.close();
+
+    const aurora = await signedIn('aurora.adm', DEMO_PASSWORD, MOBILE);
+    await aurora.page.goto('/enterprise-users');
+    await rowWith(aurora.page, 'João Silva').waitFor();
+    await screenshot(aurora.page, 'enterprise-users-mobile');
+    await aurora.page.goto('/select-user');
+    await rowWith(aurora.page, 'João Silva').waitFor();
+    await screenshot(aurora.page, 'select-user-mobile');
+    await aurora.page.goto('/client-devices');
+    await aurora.page.getByText('Câmara Fria Matriz').waitFor();
+    await screenshot(aurora.page, 'client-devices-mobile');
+    await aurora.context.close();
+  });
+});

@@ -1,0 +1,84 @@
+import type { HistorySeries } from '@sentinela/contract';
+
+export type Measure = 'temperature' | 'humidity';
+
+/** What each drawn line is; the chart styles lines by kind with fixed colours. */
+export type LineKind = 'min' | 'max' | 'mean' | 'limitMin' | 'limitMax';
+
+export interface ChartLine {
+  kind: LineKind;
+  label: string;
+}
+
+export interface ChartModel {
+  /** uPlot's aligned data: x (epoch seconds) first, then one array per line, in the order of `lines`. */
+  data: [number[], ...(number | null)[][]];
+  lines: ChartLine[];
+  unit: string;
+}
+
+export const MEASURE_UNIT: Record<Measure, string> = { temperature: '°C', humidity: '%' };
+
+const LINE_LABELS: Record<LineKind, string> = {
+  min: 'Mínima',
+  max: 'Máxima',
+  mean: 'Média',
+  limitMin: 'Limite mínimo',
+  limitMax: 'Limite máximo',
+};
+
+/**
+ * "Nada encontrado." when the filter holds one reading or none (spec 001), or when the device reported no
+ * value of this measure.
+ */
+export function hasChartData(series: HistorySeries, measure: Measure): boolean {
+  return series.count > 1 && series[measure].mean.some((value) => value !== null);
+}
+
+/**
+ * Maps the server's series to uPlot: the bucket minimum, maximum (drawn as a band) and mean, then the device's
+ * limits as constant lines when they are set.
+ */
+export function toChartModel(series: HistorySeries, measure: Measure): ChartModel {
+  const values = series[measure];
+  const limits = series.limits[measure];
+  const { t, rows } = withGaps(series.t, [values.min, values.max, values.mean], series.bucketSeconds);
+  const data: ChartModel['data'] = [t, ...rows];
+  const lines: ChartLine[] = (['min', 'max', 'mean'] as const).map((kind) => ({ kind, label: LINE_LABELS[kind] }));
+  for (const [kind, limit] of [
+    ['limitMin', limits.min],
+    ['limitMax', limits.max],
+  ] as const) {
+    if (limit === null) continue;
+    data.push(t.map(() => limit));
+    lines.push({ kind, label: LINE_LABELS[kind] });
+  }
+  return { data, lines, unit: MEASURE_UNIT[measure] };
+}
+
+/**
+ * The server answers only the buckets that hold readings. Where readings are missing for much longer than their
+ * usual spacing (device offline, or readings left out by the filter), a null point breaks the line, so the chart
+ * never draws a straight line across time without data.
+ */
+export function withGaps(
+  t: readonly number[],
+  rows: readonly (readonly (number | null)[])[],
+  bucketSeconds: number,
+): { t: number[]; rows: (number | null)[][] } {
+  if (t.length < 3) return { t: [...t], rows: rows.map((row) => [...row]) };
+  const steps = t.slice(1).map((time, i) => time - t[i]!).sort((a, b) => a - b);
+  const usual = steps[Math.floor(steps.length / 2)]!;
+  const threshold = Math.max(3 * usual, 2 * bucketSeconds);
+  const outT: number[] = [];
+  const outRows: (number | null)[][] = rows.map(() => []);
+  for (let i = 0; i < t.length; i++) {
+    if (i > 0 && t[i]! - t[i - 1]! > threshold) {
+      outT.push(t[i - 1]! + usual);
+      for (const row of outRows) row.push(null);
+    }
+    outT.push(t[i]!);
+    rows.forEach((row, r) => outRows[r]!.push(row[i] ?? null));
+  }
+  return { t: outT, rows: outRows };
+}

@@ -1,0 +1,349 @@
+import type { HistoryPage, ProfileId } from '@sentinela/contract';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { AppProviders, createQueryClient } from '../../../app/providers';
+import { routes } from '../../../app/router';
+import { startSession } from '../../../lib/session';
+import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
+import { makeDevice, makeSession } from '../../../test/fixtures';
+import { makeAlarm, makeSeries } from '../test-fixtures';
+
+// uPlot draws on a canvas, which jsdom lacks: the chart itself is covered in Chromium (e2e).
+vi.mock('./HistoryChart', () => ({ default: () => <div data-testid="history-chart" /> }));
+
+const DEVICE = makeDevice(1, {
+  name: 'Câmara Fria Matriz',
+  model: 'SNT-H2',
+  config: { temperature: { min: -22, max: -16 }, humidity: { min: 20, max: 80 }, out_of_range_minutes: 0, no_data_minutes: 60 },
+});
+const MAC_PATH = encodeURIComponent(DEVICE.mac);
+const PATH = `/device-history/${MAC_PATH}/${DEVICE._id}`;
+
+function historyPage(overrides: Partial<HistoryPage> = {}): HistoryPage {
+  return {
+    data: [
+      { createdAt: '2024-03-01T15:30:45.000Z', temperature: -18.456, humidity: 52.1, battery: 90, lat: null, lng: null, travelId: null, mac: DEVICE.mac },
+      { createdAt: '2024-03-01T15:25:45.000Z', temperature: -18.5, humidity: null, battery: 90, lat: null, lng: null, travelId: null, mac: DEVICE.mac },
+    ],
+    total: 2,
+    page: 1,
+    limit: 50,
+    from: '2024-02-28T15:30:00.000Z',
+    to: '2024-03-01T15:31:00.000Z',
+    ...overrides,
+  };
+}
+
+type Routes = Partial<Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'configure' | 'acknowledge', Handler>>;
+
+function handlerFor(answers: Routes): Handler {
+  return (request: RecordedRequest) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    const pick = (key: keyof Routes, fallback: () => Response) => (answers[key] ?? fallback)(request);
+    if (pathname.startsWith('/api/show-beacon-device/')) return pick('device', () => jsonResponse(DEVICE));
+    if (pathname.endsWith('/series')) return pick('series', () => jsonResponse(makeSeries()));
+    if (pathname.startsWith('/api/beacon-device/history/mac/')) return pick('page', () => jsonResponse(historyPage()));
+    if (pathname.endsWith('/logs')) return pick('logs', () => jsonResponse({ content: [] }));
+    if (pathname.endsWith('/notifications')) return pick('notifications', () => jsonResponse([]));
+    if (pathname.startsWith('/api/devices/')) return pick('configure', () => jsonResponse(DEVICE));
+    if (pathname.startsWith('/api/alarms/')) return pick('acknowledge', () => errorResponse(500, 'x'));
+    return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
+  };
+}
+
+function openHistory({
+  profileId = 2,
+  answers = {},
+  search = '',
+  withState = true,
+}: { profileId?: ProfileId; answers?: Routes; search?: string; withState?: boolean } = {}) {
+  startSession(makeSession(profileId));
+  const mock = mockFetch(handlerFor(answers));
+  const router = createMemoryRouter(routes, {
+    initialEntries: [{ pathname: PATH, search, state: withState ? { name: 'Câmara (navegação)', model: 'SNT-H2' } : null }],
+  });
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  const urls = (part: string) => mock.requests.filter((r) => r.url.includes(part)).map((r) => new URL(r.url, 'http://localhost'));
+  return { ...mock, router, urls };
+}
+
+const bodyRows = () => within(screen.getAllByRole('rowgroup')[1] as HTMLElement).getAllByRole('row');
+
+// Typing into several fields is slow on a busy two-core machine.
+describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
+  it('shows the header, then the readings of the last two days in local and UTC time', async () => {
+    const { urls } = openHistory();
+    expect(await screen.findByRole('heading', { name: 'Histórico' })).toBeTruthy();
+    expect(await screen.findByText('Câmara Fria Matriz')).toBeTruthy();
+    expect(screen.getByText(DEVICE.mac)).toBeTruthy();
+    expect(screen.getByText('SNT-H2')).toBeTruthy();
+
+    expect(await screen.findByText('01/03/2024 12:30:45')).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Data/Hora',
+      'Data/Hora (UTC)',
+      'Temperatura',
+      'Umidade',
+    ]);
+    const [first, second] = bodyRows();
+    expect(within(first as HTMLElement).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      '01/03/2024 12:30:45',
+      '01/03/2024 15:30:45',
+      '-18,46 °C',
+      '52,10 %',
+    ]);
+    expect(within(second as HTMLElement).getByText('--')).toBeTruthy();
+    expect(screen.getByTestId('readings-total').textContent).toContain('2 registros');
+
+    const [request] = urls('/history/mac/');
+    expect(request?.pathname).toBe(`/api/beacon-device/history/mac/${MAC_PATH}`);
+    expect(request?.searchParams.get('page')).toBe('1');
+    expect(request?.searchParams.get('limit')).toBe('50');
+    const from = Date.parse(request?.searchParams.get('dateInitUtc') ?? '');
+    const to = Date.parse(request?.searchParams.get('dateEndUtc') ?? '');
+    expect(to - from).toBe(2 * 24 * 3600 * 1000);
+    expect(request?.searchParams.get('isUtc')).toBe('false');
+  });
+
+  it('after a reload (no navigation state) reads the header from the device', async () => {
+    const { urls } = openHistory({ withState: false });
+    expect(await screen.findByText('Câmara Fria Matriz')).toBeTruthy();
+    expect(urls('/api/show-beacon-device/')[0]?.pathname).toBe(`/api/show-beacon-device/${DEVICE._id}`);
+  });
+
+  it('applies the filter to the query and keeps it in the URL', async () => {
+    const { urls, router } = openHistory({
+      answers: {
+        page: ({ url }) =>
+          jsonResponse(url.includes('minTemp') ? historyPage({ data: historyPage().data.slice(0, 1), total: 1 }) : historyPage()),
+      },
+    });
+    await screen.findByText('01/03/2024 12:30:45');
+    await userEvent.type(screen.getByLabelText('Temperatura mínima (°C)'), '-18,46');
+    await userEvent.clear(screen.getByLabelText('Data inicial'));
+    await userEvent.type(screen.getByLabelText('Data inicial'), '2024-03-01T10:00');
+    await userEvent.clear(screen.getByLabelText('Data final'));
+    await userEvent.type(screen.getByLabelText('Data final'), '2024-03-01T12:30');
+    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }));
+
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    const last = urls('/history/mac/').at(-1);
+    expect(last?.searchParams.get('minTemp')).toBe('-18.46');
+    expect(last?.searchParams.get('dateInitUtc')).toBe('2024-03-01T13:00:00.000Z');
+    expect(last?.searchParams.get('dateEndUtc')).toBe('2024-03-01T15:30:59.999Z');
+    const url = new URLSearchParams(router.state.location.search);
+    expect(url.get('minTemp')).toBe('-18.46');
+    expect(url.get('dateInitUtc')).toBe('2024-03-01T13:00:00.000Z');
+    expect(url.get('isUtc')).toBe('false');
+    // The navigation state survives the URL change.
+    expect(router.state.location.state).toEqual({ name: 'Câmara (navegação)', model: 'SNT-H2' });
+  });
+
+  it('restores the filter and the tab from the URL', async () => {
+    const { urls } = openHistory({
+      search: '?tab=grafico&minHum=30&dateInitUtc=2024-03-01T10:00:00.000Z&dateEndUtc=2024-03-01T12:00:00.000Z&isUtc=true',
+    });
+    expect(await screen.findByRole('tab', { name: 'Gráfico', selected: true })).toBeTruthy();
+    expect((screen.getByLabelText('Umidade mínima (%)') as HTMLInputElement).value).toBe('30');
+    expect((screen.getByLabelText('Data inicial') as HTMLInputElement).value).toBe('2024-03-01T10:00');
+    expect((screen.getByRole('switch', { name: /Filtrar data em UTC\?/ }) as HTMLInputElement).checked).toBe(true);
+    await waitFor(() => expect(urls('/series')).toHaveLength(1));
+    const series = urls('/series')[0];
+    expect(series?.searchParams.get('minHum')).toBe('30');
+    expect(series?.searchParams.get('dateInitUtc')).toBe('2024-03-01T10:00:00.000Z');
+    expect(series?.searchParams.get('points')).toBe('1000');
+  });
+
+  it('says "Não foi possível localizar pontos" and "Nada encontrado." when the readings fail', async () => {
+    openHistory({ answers: { page: () => errorResponse(500, 'Erro interno.') } });
+    // A 5xx is retried once (after a second) before it counts as a failure.
+    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    expect(alert.textContent).toContain('Erro!');
+    expect(alert.textContent).toContain('Não foi possível localizar pontos');
+    expect(screen.getByText('Nada encontrado.')).toBeTruthy();
+  });
+
+  it('Gráfico shows max, min and mean, humidity without mean, and "Nada encontrado." for one reading or none', async () => {
+    openHistory({ search: '?tab=grafico' });
+    expect(await screen.findByTestId('history-chart')).toBeTruthy();
+    const stats = screen.getByTestId('chart-stats');
+    expect(stats.textContent).toContain('Máxima-17,90 °C');
+    expect(stats.textContent).toContain('Mínima-19,50 °C');
+    expect(stats.textContent).toContain('Média-18,50 °C');
+    expect(stats.textContent).toContain('Limites: -22,00 °C a -16,00 °C');
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Umidade' }));
+    const humidity = await screen.findByTestId('chart-stats');
+    expect(humidity.textContent).toContain('Máxima55,00 %');
+    expect(humidity.textContent).not.toContain('Média');
+  });
+
+  it('Gráfico says "Nada encontrado." for a single reading', async () => {
+    openHistory({ search: '?tab=grafico', answers: { series: () => jsonResponse(makeSeries({ count: 1, t: [1709300000] })) } });
+    expect(await screen.findByText('Nada encontrado.')).toBeTruthy();
+    expect(screen.queryByTestId('history-chart')).toBeNull();
+  });
+
+  it('Eventos lists the events with uppercased client and OS, without the filters', async () => {
+    openHistory({
+      search: '?tab=eventos',
+      answers: {
+        logs: () =>
+          jsonResponse({
+            content: [
+              {
+                _id: 'e1',
+                created_at: '2024-03-01T15:30:45.000Z',
+                type: 'config',
+                type_formatted: 'Configuração',
+                message: 'Configuração alterada',
+                user: { name: 'Aurora Administração' },
+                client: 'web',
+                clientVersion: '1.1.0',
+                clientOs: 'linux',
+                apiVersion: '0.1.0',
+              },
+            ],
+          }),
+      },
+    });
+    expect(await screen.findByText('Configuração alterada')).toBeTruthy();
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Data/Hora',
+      'Tipo',
+      'Mensagem',
+      'Responsável',
+      'Cliente',
+      'Versão do cliente',
+      'Sistema operacional',
+      'Versão da API',
+    ]);
+    expect(within(bodyRows()[0] as HTMLElement).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      '01/03/2024 12:30:45',
+      'Configuração',
+      'Configuração alterada',
+      'Aurora Administração',
+      'WEB',
+      '1.1.0',
+      'LINUX',
+      '0.1.0',
+    ]);
+    expect(screen.queryByRole('button', { name: 'Filtrar' })).toBeNull();
+  });
+
+  it('Alarmes shows the load error and "Nada encontrado." while the route is missing', async () => {
+    openHistory({ search: '?tab=alarmes', answers: { notifications: () => errorResponse(404, 'Rota não encontrada.') } });
+    expect((await screen.findByRole('alert')).textContent).toContain('Não foi possível carregar os alarmes do dispositivo');
+    expect(screen.getByText('Nada encontrado.')).toBeTruthy();
+  });
+
+  it('Alarmes opens the details and acknowledges an alarm', async () => {
+    let alarm = makeAlarm();
+    const { requests } = openHistory({
+      search: '?tab=alarmes',
+      answers: {
+        notifications: () => jsonResponse([alarm]),
+        acknowledge: ({ body }) => {
+          alarm = {
+            ...alarm,
+            acknowledge: { message: (body as { message: string }).message, date: '2024-03-01T16:00:00.000Z', user: { _id: 'u1', name: 'Maria Souza' } },
+            acknowledge_formatted: 'Sim',
+          };
+          return jsonResponse(alarm);
+        },
+      },
+    });
+    expect(await screen.findByText('Temperatura alta')).toBeTruthy();
+    expect(within(bodyRows()[0] as HTMLElement).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      '01/03/2024 10:00:00',
+      'Temperatura alta',
+      'Temperatura acima do limite (-16,00 °C)',
+      '-15,20 °C - -14,10 °C',
+      '--',
+      'Não',
+      'Sim',
+      'Detalhes do alarme',
+    ]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Detalhes do alarme' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Detalhes do alarme' });
+    expect(within(dialog).getByText('Mensagem de reconhecimento').nextSibling?.textContent).toBe('--');
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reconhecer' }));
+    expect(await within(dialog).findByText('Informe a mensagem de reconhecimento.')).toBeTruthy();
+
+    await userEvent.type(within(dialog).getByLabelText(/Reconhecer alarme/), 'Porta fechada pelo operador');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reconhecer' }));
+    expect(await screen.findByText('Alarme reconhecido com sucesso!')).toBeTruthy();
+    const post = requests.find((r) => r.method === 'POST');
+    expect(post?.url).toBe(`/api/alarms/${alarm._id}/acknowledge`);
+    expect(post?.body).toEqual({ message: 'Porta fechada pelo operador' });
+    expect(await within(dialog).findByText('Porta fechada pelo operador')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Reconhecer' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});
+
+describe('device configuration (D4)', { timeout: 15_000 }, () => {
+  it('is not offered to the restricted client profiles', async () => {
+    openHistory({ profileId: 4 });
+    await screen.findByText('Câmara Fria Matriz');
+    expect(screen.queryByRole('button', { name: 'Configurações' })).toBeNull();
+  });
+
+  it('saves name, limits and alarm delays', async () => {
+    const { requests } = openHistory({ profileId: 3 });
+    const button = await screen.findByRole('button', { name: 'Configurações' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Configurações do dispositivo' });
+    expect((within(dialog).getByLabelText('Temperatura mínima (°C)') as HTMLInputElement).value).toBe('-22');
+    expect((within(dialog).getByLabelText(/Sem dados por/) as HTMLInputElement).value).toBe('60');
+
+    const name = within(dialog).getByLabelText('Nome');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Câmara 1');
+    await userEvent.clear(within(dialog).getByLabelText('Umidade mínima (%)'));
+    await userEvent.clear(within(dialog).getByLabelText('Temperatura máxima (°C)'));
+    await userEvent.type(within(dialog).getByLabelText('Temperatura máxima (°C)'), '-30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText('A temperatura mínima deve ser menor que a máxima.')).toBeTruthy();
+
+    await userEvent.clear(within(dialog).getByLabelText('Temperatura máxima (°C)'));
+    await userEvent.type(within(dialog).getByLabelText('Temperatura máxima (°C)'), '-15,5');
+    await userEvent.clear(within(dialog).getByLabelText(/Fora da faixa por/));
+    await userEvent.type(within(dialog).getByLabelText(/Fora da faixa por/), '10');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+
+    expect(await screen.findByText('Dispositivo foi atualizado com sucesso')).toBeTruthy();
+    const put = requests.find((r) => r.method === 'PUT');
+    expect(put?.url).toBe(`/api/devices/${DEVICE._id}`);
+    expect(put?.body).toEqual({
+      name: 'Câmara 1',
+      config: {
+        temperature: { min: -22, max: -15.5 },
+        humidity: { min: null, max: 80 },
+        out_of_range_minutes: 10,
+        no_data_minutes: 60,
+      },
+    });
+  });
+
+  it('shows the server message when saving fails', async () => {
+    openHistory({ answers: { configure: () => errorResponse(400, 'A umidade mínima deve ser menor que a máxima.') } });
+    const button = await screen.findByRole('button', { name: 'Configurações' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Configurações do dispositivo' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('A umidade mínima deve ser menor que a máxima.')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Configurações do dispositivo' })).toBeTruthy();
+  });
+});

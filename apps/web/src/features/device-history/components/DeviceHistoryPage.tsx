@@ -1,0 +1,120 @@
+import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { can, z } from '@sentinela/contract';
+import { IconAlertCircle, IconSettings } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { errorMessage } from '../../../lib/api-client';
+import { EMPTY } from '../../../lib/format';
+import { useRequiredSession } from '../../../lib/session';
+import { useDevice } from '../api/get-device';
+import { HISTORY_MESSAGES } from '../messages';
+import '../styles';
+import { HISTORY_TABS, useHistorySearch, type HistoryTab } from '../use-history-search';
+import { AlarmsTab } from './AlarmsTab';
+import { ChartTab } from './ChartTab';
+import { DeviceConfigModal } from './DeviceConfigModal';
+import { EventsTab } from './EventsTab';
+import { HistoryFilters } from './HistoryFilters';
+import { ReadingsTab } from './ReadingsTab';
+
+/** Navigation state the devices tables pass along with the Histórico link (spec 001). */
+const NavigationState = z.object({ name: z.string(), model: z.string().nullable() });
+
+const TAB_LABELS: Record<HistoryTab, string> = { dados: 'Dados', grafico: 'Gráfico', eventos: 'Eventos', alarmes: 'Alarmes' };
+
+/** /device-history/{mac}/{id}: readings, charts, events and alarms of one device (D3, D4, D6, D7). */
+export function DeviceHistoryPage() {
+  const { mac = '', id = '' } = useParams();
+  const { user } = useRequiredSession();
+  const location = useLocation();
+  const navigation = NavigationState.safeParse(location.state);
+  // The header comes from the navigation state at once; after a reload (no state) from the device itself.
+  const device = useDevice(id);
+  const name = device.data?.name ?? (navigation.success ? navigation.data.name : null);
+  const model = device.data ? device.data.model : navigation.success ? navigation.data.model : null;
+  const deviceMac = device.data?.mac ?? mac.toUpperCase();
+
+  const { filter, filterQuery, filterKey, tab, page, applyFilter, setTab, setPage } = useHistorySearch();
+  const [configuring, setConfiguring] = useState(false);
+  const canConfigure = can(user.profile._id, 'devices:configure');
+  const showFilters = tab === 'dados' || tab === 'grafico';
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Title order={2}>Histórico</Title>
+          <Group gap="lg" style={{ rowGap: 2 }} data-testid="device-header">
+            <HeaderItem label="Nome" value={name ?? (device.isPending ? 'Carregando...' : EMPTY)} />
+            <HeaderItem label="Número de série" value={model || EMPTY} />
+            <HeaderItem label="Endereço Mac" value={deviceMac} />
+          </Group>
+        </Stack>
+        {canConfigure && (
+          <Button
+            variant="light"
+            leftSection={<IconSettings size={16} />}
+            onClick={() => setConfiguring(true)}
+            disabled={!device.data}
+          >
+            Configurações
+          </Button>
+        )}
+      </Group>
+
+      {device.isError && (
+        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+          {errorMessage(device.error, HISTORY_MESSAGES.deviceLoadError)}
+        </Alert>
+      )}
+
+      <Tabs value={tab} onChange={(value) => setTab(HISTORY_TABS.find((t) => t === value) ?? 'dados')} keepMounted={false}>
+        <Tabs.List>
+          {HISTORY_TABS.map((value) => (
+            <Tabs.Tab key={value} value={value}>
+              {TAB_LABELS[value]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+
+        {showFilters && (
+          <Stack gap="xs" mt="md">
+            <HistoryFilters key={filterKey} filter={filter} onApply={applyFilter} />
+            {/* Export buttons (PDF and Excel of the filtered readings, D3/R1) go here, on Dados and Gráfico only:
+                the reports issue adds them with GET /api/beacon-device/history/mac/{mac}/pdf and /excel. */}
+          </Stack>
+        )}
+
+        <Tabs.Panel value="dados" pt="md">
+          <ReadingsTab mac={mac} filterQuery={filterQuery} page={page} onPageChange={setPage} />
+        </Tabs.Panel>
+        <Tabs.Panel value="grafico" pt="md">
+          <ChartTab mac={mac} filterQuery={filterQuery} />
+        </Tabs.Panel>
+        <Tabs.Panel value="eventos" pt="md">
+          <EventsTab mac={mac} />
+        </Tabs.Panel>
+        <Tabs.Panel value="alarmes" pt="md">
+          <AlarmsTab mac={mac} />
+        </Tabs.Panel>
+      </Tabs>
+
+      {canConfigure && (
+        <DeviceConfigModal device={device.data ?? null} opened={configuring} onClose={() => setConfiguring(false)} />
+      )}
+    </Stack>
+  );
+}
+
+function HeaderItem({ label, value }: { label: string; value: string }) {
+  return (
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+      <Text span c="dimmed" size="sm">
+        {label}:{' '}
+      </Text>
+      <Text span fw={600} size="sm">
+        {value}
+      </Text>
+    </Text>
+  );
+}

@@ -1,0 +1,163 @@
+import { MSG, type UserDetail } from '@sentinela/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { startSession } from '../../../lib/session';
+import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
+import { makeEnterprise, makeSession, makeUser } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render';
+
+const CLIENT_ID = 'e0000000-0000-4000-8000-000000000001';
+const enterprise = makeEnterprise(1, { name: 'Aurora Alimentos' });
+const me = makeSession(2).user;
+const joao = makeUser(3, {
+  _id: 'u0000000-0000-4000-8000-000000000002',
+  id: 'u0000000-0000-4000-8000-000000000002',
+  name: 'João Silva',
+  username: 'joao.silva',
+  available_devices: ['d1', 'd2'],
+  created_at: '2024-03-05T13:00:00.000Z',
+});
+const admin = { ...me, name: 'Aurora Administração', username: 'aurora.adm', isOwner: true };
+
+/** A small server: GET lists by `disabled`, POST toggles or resets. */
+function server(users: UserDetail[], post?: (request: RecordedRequest) => Response): Handler {
+  return (request) => {
+    const { url, method } = request;
+    if (url.startsWith('/api/client/')) return jsonResponse(enterprise);
+    if (method === 'GET') {
+      const disabled = url.endsWith('disabled=true');
+      return jsonResponse(users.filter((u) => u.disabled === disabled));
+    }
+    return post ? post(request) : jsonResponse({ success: true, message: 'ok' });
+  };
+}
+
+function open(path: string, handler: Handler, profileId: 1 | 2 = 2) {
+  startSession(makeSession(profileId));
+  const mock = mockFetch(handler);
+  return { ...mock, ...renderApp(path) };
+}
+
+const bodyRows = () => within(screen.getAllByRole('rowgroup')[1] as HTMLElement).getAllByRole('row');
+function rowOf(text: string): HTMLElement {
+  const row = bodyRows().find((r) => within(r).queryByText(text));
+  if (!row) throw new Error(`no row with ${text}`);
+  return row;
+}
+
+describe('/enterprise-users (M4)', () => {
+  it('titles the screen with the enterprise and lists the active users', async () => {
+    const { requests } = open(`/enterprise-users?id=${CLIENT_ID}`, server([admin, joao]));
+    expect(await screen.findByRole('heading', { name: 'Usuários da empresa Aurora Alimentos' }, { timeout: 3000 })).toBeTruthy();
+    await screen.findByText('João Silva');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      'Nome',
+      'Usuário',
+      'Data de criação',
+      'Dispositivos vinculados',
+      'Ações',
+    ]);
+    expect(within(rowOf('João Silva')).getAllByRole('cell').map((td) => td.textContent)).toEqual([
+      'João Silva',
+      'joao.silva',
+      '05/03/2024 10:00:00',
+      '2',
+      'Alterar senhaDesativar',
+    ]);
+    // The signed-in admin is not offered actions on itself.
+    expect(within(rowOf('Aurora Administração')).getByText('Você')).toBeTruthy();
+    expect(within(rowOf('Aurora Administração')).queryByRole('button')).toBeNull();
+    expect(requests.map((r) => r.url).sort()).toEqual([`/api/client/${CLIENT_ID}`, `/api/users-by-client/${CLIENT_ID}?disabled=false`]);
+    expect(screen.getByRole('tab', { name: 'Ativos' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it("an enterprise admin without id sees its own enterprise's users", async () => {
+    const { requests } = open('/enterprise-users', server([admin]));
+    await screen.findByText('Aurora Administração');
+    expect(requests.map((r) => r.url)).toContain('/api/users-by-client/ent-1?disabled=false');
+  });
+
+  it('deactivates after confirmation, then the user is in Inativos and can be activated', async () => {
+    let users = [admin, joao];
+    const { requests, router } = open(`/enterprise-users?id=${CLIENT_ID}`, (request) =>
+      server(users, ({ body }) => {
+        const { user_id, status } = body as { user_id: string; status: boolean };
+        users = users.map((u) => (u._id === user_id ? { ...u, disabled: status } : u));
+        return jsonResponse({ success: true, message: status ? MSG.userDeactivated : MSG.userActivated });
+      })(request),
+    );
+
+    await userEvent.click(within(await waitFor(() => rowOf('João Silva'))).getByRole('button', { name: 'Desativar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Desativar usuário' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Desativar' }));
+    expect(await screen.findByText(MSG.userDeactivated)).toBeTruthy();
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ user_id: joao._id, status: true });
+    await waitFor(() => expect(screen.queryByText('João Silva')).toBeNull());
+
+    await userEvent.click(screen.getByRole('tab', { name: 'Inativos' }));
+    expect(router.state.location.search).toContain('tab=inativos');
+    const row = await waitFor(() => rowOf('João Silva'));
+    expect(within(row).queryByRole('button', { name: 'Alterar senha' })).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Ativar' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Ativar usuário' })).getByRole('button', { name: 'Ativar' }));
+    expect(await screen.findByText(MSG.userActivated)).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'POST').at(-1)?.body).toEqual({ user_id: joao._id, status: false });
+    expect(await screen.findByText('Nada encontrado...')).toBeTruthy();
+  });
+
+  it('says "Não foi possível desativar o usuário." when it fails', async () => {
+    open(`/enterprise-users?id=${CLIENT_ID}`, server([admin, joao], () => errorResponse(404, 'Usuário não encontrado.')));
+    await userEvent.click(within(await waitFor(() => rowOf('João Silva'))).getByRole('button', { name: 'Desativar' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Desativar' }));
+    expect(await screen.findByText(MSG.userActivationFailed)).toBeTruthy();
+  });
+
+  it('Alterar senha checks the admin reset rules, shows and hides the password, and resets it', async () => {
+    const { requests } = open(
+      `/enterprise-users?id=${CLIENT_ID}`,
+      server([admin, joao], () => jsonResponse({ success: true, message: MSG.passwordResetByAdmin })),
+    );
+    await userEvent.click(within(await waitFor(() => rowOf('João Silva'))).getByRole('button', { name: 'Alterar senha' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Alterar senha' });
+    const input = within(dialog).getByLabelText(/^Nova senha/) as HTMLInputElement;
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText(MSG.passwordRequiredAdmin)).toBeTruthy();
+    await userEvent.type(input, 'abc');
+    expect(await within(dialog).findByText(MSG.passwordMin)).toBeTruthy();
+    await userEvent.type(input, 'defgh');
+    expect(await within(dialog).findByText(MSG.passwordPattern)).toBeTruthy();
+
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Nova/senha1');
+    expect(input.type).toBe('password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Mostrar ou ocultar senha' }));
+    expect(input.type).toBe('text');
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(MSG.passwordResetByAdmin)).toBeTruthy();
+    expect(screen.getByText('Sucesso!')).toBeTruthy();
+    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+      url: `/api/admin/users/${joao._id}/reset-password`,
+      body: { password: 'Nova/senha1' },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("Alterar senha shows the server's text when the reset fails", async () => {
+    open(`/enterprise-users?id=${CLIENT_ID}`, server([admin, joao], () => errorResponse(404, 'Usuário não encontrado.')));
+    await userEvent.click(within(await waitFor(() => rowOf('João Silva'))).getByRole('button', { name: 'Alterar senha' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Alterar senha' });
+    await userEvent.type(within(dialog).getByLabelText(/^Nova senha/), 'Nova@1234');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText('Usuário não encontrado.')).toBeTruthy();
+  });
+
+  it('says so for an enterprise out of reach', async () => {
+    open(`/enterprise-users?id=${CLIENT_ID}`, ({ url }) =>
+      url.startsWith('/api/client/') ? errorResponse(404, 'Empresa não encontrada.') : jsonResponse([]),
+    );
+    expect(await screen.findByText('Empresa não encontrada.')).toBeTruthy();
+  });
+});

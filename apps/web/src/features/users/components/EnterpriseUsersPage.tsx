@@ -1,0 +1,201 @@
+import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { MSG, Profile, type UserDetail } from '@sentinela/contract';
+import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { NoWrap } from '../../../components/NoWrap';
+import { EnterprisePicker, useChosenEnterprise } from '../../../components/EnterprisePicker';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime, formatInteger } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { useRequiredSession } from '../../../lib/session';
+import { useEnterprise } from '../api/get-enterprise';
+import { useUsersByClient } from '../api/list-users-by-client';
+import { useSetUserActive } from '../api/set-user-active';
+import { ResetPasswordModal } from './ResetPasswordModal';
+
+type Tab = 'ativos' | 'inativos';
+
+const searchText = (u: UserDetail) => `${u.name} ${u.username} ${u.email}`;
+
+/**
+ * /enterprise-users?id={clientId} (M4): the users of an enterprise, Ativos and Inativos, with the admin's
+ * actions. The tab is kept in the URL (`tab=inativos`) so a view can be shared and restored.
+ */
+export function EnterpriseUsersPage() {
+  const { user: me } = useRequiredSession();
+  const { clientId, canChoose, choose } = useChosenEnterprise();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab: Tab = searchParams.get('tab') === 'inativos' ? 'inativos' : 'ativos';
+  const enterprise = useEnterprise(clientId);
+  const users = useUsersByClient(clientId, tab === 'inativos');
+  const setActive = useSetUserActive();
+
+  // Each modal keeps its user while it closes, so its texts do not change under the animation.
+  const [resetTarget, setResetTarget] = useState<UserDetail | null>(null);
+  const [resetOpened, setResetOpened] = useState(false);
+  const [toggleTarget, setToggleTarget] = useState<UserDetail | null>(null);
+  const [toggleOpened, setToggleOpened] = useState(false);
+
+  const selectTab = (value: string | null) =>
+    setSearchParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (value === 'inativos') next.set('tab', 'inativos');
+        else next.delete('tab');
+        return next;
+      },
+      { replace: true },
+    );
+
+  const confirmToggle = () => {
+    if (!toggleTarget) return;
+    const activate = toggleTarget.disabled;
+    setActive.mutate(
+      { userId: toggleTarget._id, active: activate },
+      {
+        onSuccess: ({ message }) => notifications.show({ color: 'teal', title: MSG.successTitle, message }),
+        onError: () =>
+          notifications.show({
+            color: 'red',
+            title: 'Erro!',
+            message: activate ? 'Não foi possível ativar o usuário.' : MSG.userActivationFailed,
+          }),
+        onSettled: () => setToggleOpened(false),
+      },
+    );
+  };
+
+  const actions = (u: UserDetail) => {
+    // Nobody deactivates or resets themselves here (the server refuses it too).
+    if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
+          Você
+        </Badge>;
+    // Later actions go here with their screens: Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6),
+    // Editar (/edit-user?id={userId}, M5) and Logs (/acess-log?user_id={userId}, M7), on both tabs.
+    return (
+      <Group gap="xs" wrap="nowrap">
+        {!u.disabled && (
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => {
+              setResetTarget(u);
+              setResetOpened(true);
+            }}
+          >
+            Alterar senha
+          </Button>
+        )}
+        <Button
+          size="xs"
+          variant="light"
+          color={u.disabled ? 'teal' : 'red'}
+          onClick={() => {
+            setToggleTarget(u);
+            setToggleOpened(true);
+          }}
+        >
+          {u.disabled ? 'Ativar' : 'Desativar'}
+        </Button>
+      </Group>
+    );
+  };
+
+  const columns: DataTableColumn<UserDetail>[] = [
+    { key: 'name', header: 'Nome', render: (u) => u.name, sortValue: (u) => u.name },
+    { key: 'username', header: 'Usuário', render: (u) => u.username, sortValue: (u) => u.username },
+    {
+      key: 'created_at',
+      header: 'Data de criação',
+      render: (u) => <NoWrap>{formatDateTime(u.created_at)}</NoWrap>,
+      sortValue: (u) => Date.parse(u.created_at),
+    },
+    {
+      key: 'devices',
+      header: 'Dispositivos vinculados',
+      render: (u) => formatInteger(u.available_devices.length),
+      sortValue: (u) => u.available_devices.length,
+    },
+    { key: 'actions', header: 'Ações', render: actions },
+  ];
+
+  const back = me.profile._id === Profile.SuperAdmin ? { to: paths.enterprises, label: 'Empresas' } : { to: paths.selectUser, label: 'Usuários' };
+  const table = (
+    <DataTable
+      rows={users.data ?? []}
+      columns={columns}
+      rowKey={(u) => u._id}
+      searchText={searchText}
+      searchPlaceholder="Pesquisar usuários"
+      emptyText="Nada encontrado..."
+      loading={users.isPending && !users.isError}
+    />
+  );
+
+  return (
+    <Stack>
+      <Anchor component={Link} to={back.to} size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          {back.label}
+        </Group>
+      </Anchor>
+      <Title order={2}>{enterprise.data ? `Usuários da empresa ${enterprise.data.name}` : 'Usuários da empresa'}</Title>
+      {/* The documents' "new user" button (/register-user, A13) goes here with its screen. */}
+      {canChoose && <EnterprisePicker value={clientId} onChange={choose} />}
+      {!clientId ? (
+        canChoose ? (
+          <Text c="dimmed">Selecione uma empresa para ver os seus usuários.</Text>
+        ) : (
+          <Alert color="yellow">Seu usuário não está vinculado a uma empresa.</Alert>
+        )
+      ) : enterprise.isError ? (
+        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+          {errorMessage(enterprise.error, 'Não foi possível carregar a empresa.')}
+        </Alert>
+      ) : (
+        <Tabs value={tab} onChange={selectTab} keepMounted={false}>
+          <Tabs.List mb="sm">
+            <Tabs.Tab value="ativos">Ativos</Tabs.Tab>
+            <Tabs.Tab value="inativos">Inativos</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="ativos">
+            {users.isError && <LoadError error={users.error} />}
+            {table}
+          </Tabs.Panel>
+          <Tabs.Panel value="inativos">
+            {users.isError && <LoadError error={users.error} />}
+            {table}
+          </Tabs.Panel>
+        </Tabs>
+      )}
+
+      <ResetPasswordModal user={resetTarget} opened={resetOpened} onClose={() => setResetOpened(false)} />
+      <ConfirmModal
+        opened={toggleOpened}
+        title={toggleTarget?.disabled ? 'Ativar usuário' : 'Desativar usuário'}
+        confirmLabel={toggleTarget?.disabled ? 'Ativar' : 'Desativar'}
+        danger={!toggleTarget?.disabled}
+        loading={setActive.isPending}
+        onConfirm={confirmToggle}
+        onClose={() => setToggleOpened(false)}
+      >
+        {toggleTarget?.disabled
+          ? `Deseja ativar o usuário ${toggleTarget.name}? Ele poderá entrar novamente.`
+          : `Deseja desativar o usuário ${toggleTarget?.name ?? ''}? Ele não poderá entrar até ser ativado novamente, e as sessões abertas serão encerradas.`}
+      </ConfirmModal>
+    </Stack>
+  );
+}
+
+function LoadError({ error }: { error: unknown }) {
+  return (
+    <Alert color="red" title="Erro!" icon={<IconAlertCircle />} mb="sm">
+      {errorMessage(error, 'Não foi possível carregar os usuários.')}
+    </Alert>
+  );
+}

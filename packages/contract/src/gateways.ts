@@ -1,0 +1,32 @@
+import { z } from './zod-locale';
+import { IsoDate } from './common';
+
+/** Gateways forward beacon readings; each holds an API key shown once, at creation (D5). */
+export const CreateGatewayBody = z.object({
+  name: z.string().trim().min(1, 'Informe o nome do gateway.').max(80, 'O nome deve ter no máximo 80 caracteres.'),
+  /** Super admin only: the enterprise whose devices the gateway may write. An enterprise admin's gateway is its enterprise's. */
+  enterprise_id: z.uuid('Empresa inválida.').nullish(),
+});
+export type CreateGatewayBody = z.infer<typeof CreateGatewayBody>;
+
+export const Gateway = z.object({
+  _id: z.string(),
+  name: z.string(),
+  /** The first characters of the key, to tell keys apart without revealing them. */
+  key_prefix: z.string(),
+  enterprise: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  created_at: IsoDate,
+  revoked_at: IsoDate.nullable(),
+  last_seen_at: IsoDate.nullable(),
+  /** Readings rejected from this gateway today (UTC). */
+  rejected_today: z.number().int(),
+});
+export type Gateway = z.infer<typeof Gateway>;
+
+export const GatewayList = z.array(Gateway);
+
+export const CreatedGateway = Gateway.extend({
+  /** The API key, in full: shown only in this answer. */
+  key: z.string(),
+});
+export type CreatedGateway = z.infer<typeof CreatedGateway>;

@@ -1,0 +1,158 @@
+// `npm run bench`: the ingestion benchmark on this machine. Starts a throwaway PostgreSQL, runs the server
+// in one process and the load generator in another (bench/ingest.ts), and prints:
+//   - HTTP batch ingestion, sustained: readings/s and acknowledgement latency (p50/p99),
+//   - raw COPY of the very same rows into a table of the same shape, and the ratio,
+//   - MQTT QoS 1, one reading per message: readings/s and acknowledgement latency.
+// Options: --quick (10 s phases instead of 60 s), --durable (PostgreSQL with fsync and synchronous commit;
+// by default the throwaway server runs without them, like the tests), --devices N (2000),
+// --concurrency N (HTTP batches in flight, 2), --batch N (readings per request, 5000),
+// --connections N and --window N (MQTT gateways and unacknowledged messages each, 8 × 500), --pool N (10).
+// The machine's load average is printed with each phase: other work on the machine lowers every figure.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { freePort, startPostgres } from './lib/postgres.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(root, '.tmp/bench');
+mkdirSync(outDir, { recursive: true });
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    durable: { type: 'boolean', default: false },
+    devices: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '2' },
+    batch: { type: 'string', default: '5000' },
+    connections: { type: 'string', default: '8' },
+    window: { type: 'string', default: '500' },
+    pool: { type: 'string', default: '10' },
+    duration: { type: 'string' },
+  },
+});
+const seconds = args.duration ?? (args.quick ? '10' : '60');
+
+/** Runs a bench phase in its own process; resolves with the JSON line it prints last. */
+function phase(name, phaseArgs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/ingest.ts'), name, ...phaseArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code !== 0 || !line) return reject(new Error(`bench phase ${name} failed (${code}): ${out}`));
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
+/** CPU seconds used so far by the processes that match (Linux /proc); processes that exited are not counted. */
+function cpuSeconds(match) {
+  const tick = 100; // USER_HZ
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (!match(pid, comm, () => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
+async function waitForHealth(url, server) {
+  for (let i = 0; i < 300; i++) {
+    if (server.exitCode !== null) throw new Error('the server exited');
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the server did not start');
+}
+
+const cpuModel = cpus()[0]?.model ?? 'unknown';
+console.log(`Benchmark de ingestão: ${cpus().length} núcleos (${cpuModel}), fases de ${seconds} s, PostgreSQL ${args.durable ? 'com fsync e synchronous_commit' : 'sem fsync (como nos testes)'}`);
+
+const postgres = await startPostgres({ durable: args.durable });
+let server;
+try {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_bench');
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_bench';
+  const dbUrl = u.toString();
+
+  const { key } = await phase('setup', ['--db', dbUrl, '--devices', args.devices]);
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort),
+      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool,
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  await waitForHealth(baseUrl, server);
+  const isServer = (pid) => pid === String(server.pid);
+  // This benchmark's own connections (the machine may run other PostgreSQL servers).
+  const isPostgres = (_pid, comm, cmdline) => comm === 'postgres' && cmdline().includes('sentinela_bench');
+  const load = () => Number(loadavg()[0].toFixed(2));
+
+  let cpu0 = [cpuSeconds(isServer), cpuSeconds(isPostgres), performance.now()];
+  const httpLoadBefore = load();
+  const http = await phase('http', ['--url', baseUrl, '--key', key, '--devices', args.devices, '--duration', seconds, '--concurrency', args.concurrency, '--batch', args.batch]);
+  const wall = (performance.now() - cpu0[2]) / 1000;
+  http.serverCpu = Number(((cpuSeconds(isServer) - cpu0[0]) / wall).toFixed(2));
+  http.postgresCpu = Number(((cpuSeconds(isPostgres) - cpu0[1]) / wall).toFixed(2));
+  http.loadAverage = [httpLoadBefore, load()];
+  const httpFile = path.join(outDir, 'http.json');
+  writeFileSync(httpFile, JSON.stringify(http));
+  console.log(`HTTP: ${http.readingsPerSecond} leituras/s, p50 ${http.p50} ms, p99 ${http.p99} ms`);
+
+  const copy = await phase('copy', ['--db', dbUrl, '--devices', args.devices, '--from', httpFile]);
+  console.log(`COPY: ${copy.rowsPerSecond} linhas/s (${copy.rows} linhas)`);
+
+  cpu0 = [cpuSeconds(isServer), cpuSeconds(isPostgres), performance.now()];
+  const mqttLoadBefore = load();
+  const mqtt = await phase('mqtt', ['--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--key', key, '--devices', args.devices, '--duration', seconds, '--connections', args.connections, '--window', args.window, '--start', String(http.startMs)]);
+  const mqttWall = (performance.now() - cpu0[2]) / 1000;
+  mqtt.serverCpu = Number(((cpuSeconds(isServer) - cpu0[0]) / mqttWall).toFixed(2));
+  mqtt.postgresCpu = Number(((cpuSeconds(isPostgres) - cpu0[1]) / mqttWall).toFixed(2));
+  mqtt.loadAverage = [mqttLoadBefore, load()];
+
+  const ratio = http.readingsPerSecond / copy.rowsPerSecond;
+  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, durable: args.durable, seconds: Number(seconds), http, copy, ratio, mqtt };
+  writeFileSync(path.join(outDir, 'ingest.json'), JSON.stringify(summary, null, 2));
+
+  const ok = (cond) => (cond ? 'ok' : 'ABAIXO DA META');
+  console.log(`
+| Medida | Resultado | Meta |
+|---|---|---|
+| HTTP, lotes de ${http.batch} (${http.devicesPerBatch} dispositivos × ${http.batch / http.devicesPerBatch}), ${http.concurrency} em paralelo, ${http.seconds} s | ${http.readingsPerSecond.toLocaleString('pt-BR')} leituras/s (${ok(http.readingsPerSecond >= 100_000)}) | ≥ 100.000/s |
+| HTTP, latência de confirmação | p50 ${http.p50} ms, p99 ${http.p99} ms (${ok(http.p99 < 250)}) | p99 < 250 ms |
+| COPY das mesmas ${copy.rows.toLocaleString('pt-BR')} linhas | ${copy.rowsPerSecond.toLocaleString('pt-BR')} linhas/s | — |
+| HTTP ÷ COPY | ${(ratio * 100).toFixed(0)} % | — |
+| MQTT QoS 1, 1 leitura por mensagem, ${mqtt.connections} conexões × ${mqtt.window} em voo, ${mqtt.seconds} s | ${mqtt.readingsPerSecond.toLocaleString('pt-BR')} leituras/s (${ok(mqtt.readingsPerSecond >= 20_000)}), p50 ${mqtt.p50} ms, p99 ${mqtt.p99} ms | ≥ 20.000/s |
+| CPU (núcleos) durante HTTP / MQTT | servidor ${http.serverCpu} / ${mqtt.serverCpu}; PostgreSQL ${http.postgresCpu} / ${mqtt.postgresCpu} | — |
+| Carga da máquina (load average 1 min, início → fim) | HTTP ${http.loadAverage.join(' → ')}; MQTT ${mqtt.loadAverage.join(' → ')} | — |
+
+PostgreSQL ${version}; ${http.rejected + 0} leituras rejeitadas, ${http.errors} erros HTTP. Resultados em .tmp/bench/ingest.json.`);
+} finally {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  postgres.stop();
+}

@@ -1,0 +1,120 @@
+// Starts a throwaway Mosquitto broker (Debian's package, installed with apt when missing) on a free loopback
+// port, for the tests of the external-broker path. Persistence is on, so the broker can be stopped and
+// started again on the same port and still hold the queued messages of persistent sessions. As root,
+// Mosquitto drops to its own `mosquitto` user after binding, so its folder is handed to that user.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './postgres.mjs';
+
+const isRoot = process.getuid?.() === 0;
+const CANDIDATES = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'];
+
+function findMosquitto() {
+  return CANDIDATES.find((p) => existsSync(p));
+}
+
+function installMosquitto() {
+  if (!isRoot) throw new Error('Mosquitto not found; install the "mosquitto" package (apt-get install mosquitto).');
+  console.log('[mqtt] installing Mosquitto from Debian packages…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    execFileSync('apt-get', ['install', '-y', '-qq', 'mosquitto'], { stdio: 'inherit', env });
+  } catch {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'mosquitto'], { stdio: 'inherit', env });
+  }
+}
+
+function waitForPort(port, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve();
+      });
+      socket.once('error', () => {
+        socket.destroy();
+        if (Date.now() > deadline) reject(new Error(`Mosquitto did not open port ${port}`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/**
+ * Starts a broker; returns its URL, port, `stop()` (graceful: the broker saves its persistence),
+ * `start()` (again, on the same port) and `dispose()` (stop and remove its files).
+ */
+export async function startMosquitto() {
+  let bin = findMosquitto();
+  if (!bin) {
+    installMosquitto();
+    bin = findMosquitto();
+    if (!bin) throw new Error('Mosquitto installed but its binary was not found');
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'sentinela-mqtt-'));
+  chmodSync(dir, 0o777);
+  if (isRoot) execFileSync('chown', ['mosquitto:mosquitto', dir]);
+  const port = await freePort();
+  const conf = path.join(dir, 'mosquitto.conf');
+  writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence true',
+      `persistence_location ${dir}/`,
+      'autosave_interval 1',
+      'max_queued_messages 100000',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      ...(isRoot ? ['user mosquitto'] : []),
+    ].join('\n') + '\n',
+  );
+  chmodSync(conf, 0o644);
+
+  let child = null;
+  let exited = null;
+  async function start() {
+    if (child) return;
+    child = spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await Promise.race([
+        waitForPort(port, 10_000),
+        exited.then((code) => Promise.reject(new Error(`Mosquitto exited (${code}): ${stderr}`))),
+      ]);
+    } catch (err) {
+      child = null;
+      throw err;
+    }
+  }
+  async function stop() {
+    if (!child) return;
+    const running = child;
+    child = null;
+    running.kill('SIGTERM');
+    await exited;
+  }
+  await start();
+  console.log(`[mqtt] Mosquitto (${bin}) on 127.0.0.1:${port}`);
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    port,
+    start,
+    stop,
+    async dispose() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
