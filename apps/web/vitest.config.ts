@@ -12,6 +12,8 @@ export default mergeConfig(
       setupFiles: ['./src/test/setup.ts'],
       // Dates are shown in local time: pin one zone so the expected texts hold anywhere.
       env: { TZ: 'America/Sao_Paulo' },
+      // Mantine screens under jsdom are slow on a loaded 2-core machine; a timeout is not what these tests check.
+      testTimeout: 20_000,
       restoreMocks: true,
       unstubGlobals: true,
     },

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 
 const FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--lang=pt-BR',
 ];
 
 export const DEMO_PASSWORD = 'Sentinela@2026';

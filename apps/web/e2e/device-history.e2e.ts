@@ -92,19 +92,18 @@ describe('device history (D3)', () => {
 
     await page.getByRole('tab', { name: 'Alarmes' }).click();
     await page.getByRole('columnheader', { name: 'Reconhecido?' }).waitFor();
-    await page.locator('tbody').getByText(/Nada encontrado\.|Detalhes do alarme/).first().waitFor();
+    await page.getByText('Nada encontrado.', { exact: true }).or(page.getByRole('button', { name: 'Detalhes do alarme' })).first().waitFor();
     await screenshot(page, 'device-history-alarmes');
     await context.close();
   });
 
-  it('shows an alarm raised by an out-of-range reading and acknowledges it', async (test) => {
+  it('shows an alarm raised by an out-of-range reading and acknowledges it', async () => {
     // The reading comes in as a gateway sends it (D5); the freezer's limits are -25 to -15 °C.
     const ingest = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
       method: 'POST',
       headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
       body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:01:04', ts: new Date().toISOString(), temperature: -5.5, humidity: 50 }] }),
     });
-    if (ingest.status === 404) test.skip('ingestion is not in this build');
     expect(ingest.status).toBe(200);
 
     const { context, page } = await newPage(browser);
