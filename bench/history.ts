@@ -88,7 +88,7 @@ async function main() {
   const loadSeconds = (Date.now() - loadStarted) / 1000;
   console.log(`Loaded in ${loadSeconds.toFixed(1)} s (${Math.round((DEVICES * PER_DEVICE) / loadSeconds).toLocaleString('en')} rows/s, server-side generate_series)`);
 
-  const config = { ...loadConfig({}), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: url.toString() };
+  const config = { ...loadConfig({}), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: url.toString(), mqttEnabled: false, noDataCheckSeconds: 0 };
   const { app } = await buildApp({ config, db, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -29,7 +29,7 @@ const { positionals, values: args } = parseArgs({
     devices: { type: 'string', default: '2000' },
     duration: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '3' },
-    concurrency: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '3' },
     batch: { type: 'string', default: '5000' },
     'per-device': { type: 'string', default: '50' },
     connections: { type: 'string', default: '8' },

@@ -5,8 +5,11 @@
 //   - MQTT QoS 1, one reading per message: readings/s and acknowledgement latency.
 // Options: --quick (10 s phases instead of 60 s), --durable (PostgreSQL with fsync and synchronous commit;
 // by default the throwaway server runs without them, like the tests), --devices N (2000),
-// --concurrency N (HTTP batches in flight, 2), --batch N (readings per request, 5000),
+// --concurrency N (HTTP batches in flight, 3), --batch N (readings per request, 5000),
 // --connections N and --window N (MQTT gateways and unacknowledged messages each, 8 × 500), --pool N (10).
+// Then the history read path (bench/history.ts): 20 million readings over 90 days for 2,000 devices (--quick: 2
+// million for 200 devices), and the latency of the history, chart-series and count calls over HTTP.
+// --only ingest|history runs one of the two.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,12 +29,13 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     durable: { type: 'boolean', default: false },
     devices: { type: 'string', default: '2000' },
-    concurrency: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '3' },
     batch: { type: 'string', default: '5000' },
     connections: { type: 'string', default: '8' },
     window: { type: 'string', default: '500' },
     pool: { type: 'string', default: '10' },
     duration: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -50,20 +54,27 @@ function phase(name, phaseArgs) {
   });
 }
 
-/** CPU seconds used so far by the processes that match (Linux /proc); processes that exited are not counted. */
+/** CPU seconds used so far by each process that matches (Linux /proc), by pid. */
 function cpuSeconds(match) {
   const tick = 100; // USER_HZ
-  let total = 0;
+  const byPid = new Map();
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       if (!match(pid, comm, () => readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) / tick;
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) / tick);
     } catch { /* gone */ }
   }
-  return total;
+  return byPid;
+}
+
+/** Cores used since `before` by the processes alive now (a process that exited meanwhile is not counted). */
+function coresSince(before, now, seconds) {
+  let used = 0;
+  for (const [pid, cpu] of now) used += cpu - (before.get(pid) ?? 0);
+  return Number((used / seconds).toFixed(2));
 }
 
 async function waitForHealth(url, server) {
@@ -83,6 +94,26 @@ console.log(`Benchmark de ingestão: ${cpus().length} núcleos (${cpuModel}), fa
 const postgres = await startPostgres({ durable: args.durable });
 let server;
 try {
+  if (args.only !== 'history') await ingestionBenchmark();
+  if (args.only !== 'ingest') {
+    const historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
+    const code = await new Promise((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/history.ts'), ...historyArgs], {
+        cwd: root, stdio: 'inherit', env: { ...process.env, DATABASE_URL: postgres.url },
+      });
+      child.on('exit', resolve);
+    });
+    if (code !== 0) process.exitCode = 1;
+  }
+} finally {
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+  postgres.stop();
+}
+
+async function ingestionBenchmark() {
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
   await admin.query('CREATE DATABASE sentinela_bench');
@@ -114,8 +145,8 @@ try {
   const httpLoadBefore = load();
   const http = await phase('http', ['--url', baseUrl, '--key', key, '--devices', args.devices, '--duration', seconds, '--concurrency', args.concurrency, '--batch', args.batch]);
   const wall = (performance.now() - cpu0[2]) / 1000;
-  http.serverCpu = Number(((cpuSeconds(isServer) - cpu0[0]) / wall).toFixed(2));
-  http.postgresCpu = Number(((cpuSeconds(isPostgres) - cpu0[1]) / wall).toFixed(2));
+  http.serverCpu = coresSince(cpu0[0], cpuSeconds(isServer), wall);
+  http.postgresCpu = coresSince(cpu0[1], cpuSeconds(isPostgres), wall);
   http.loadAverage = [httpLoadBefore, load()];
   const httpFile = path.join(outDir, 'http.json');
   writeFileSync(httpFile, JSON.stringify(http));
@@ -128,8 +159,8 @@ try {
   const mqttLoadBefore = load();
   const mqtt = await phase('mqtt', ['--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--key', key, '--devices', args.devices, '--duration', seconds, '--connections', args.connections, '--window', args.window, '--start', String(http.startMs)]);
   const mqttWall = (performance.now() - cpu0[2]) / 1000;
-  mqtt.serverCpu = Number(((cpuSeconds(isServer) - cpu0[0]) / mqttWall).toFixed(2));
-  mqtt.postgresCpu = Number(((cpuSeconds(isPostgres) - cpu0[1]) / mqttWall).toFixed(2));
+  mqtt.serverCpu = coresSince(cpu0[0], cpuSeconds(isServer), mqttWall);
+  mqtt.postgresCpu = coresSince(cpu0[1], cpuSeconds(isPostgres), mqttWall);
   mqtt.loadAverage = [mqttLoadBefore, load()];
 
   const ratio = http.readingsPerSecond / copy.rowsPerSecond;
@@ -149,10 +180,6 @@ try {
 | Carga da máquina (load average 1 min, início → fim) | HTTP ${http.loadAverage.join(' → ')}; MQTT ${mqtt.loadAverage.join(' → ')} | — |
 
 PostgreSQL ${version}; ${http.rejected + 0} leituras rejeitadas, ${http.errors} erros HTTP. Resultados em .tmp/bench/ingest.json.`);
-} finally {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-  }
-  postgres.stop();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
 }

@@ -8,6 +8,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     databaseUrl: string;
+    mqttUrl: string;
   }
 }
 
@@ -49,6 +50,7 @@ export default async function setup(project: TestProject) {
   const databaseUrl = u.toString();
 
   const port = (await freePort()) as number;
+  const mqttPort = (await freePort()) as number;
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -57,6 +59,7 @@ export default async function setup(project: TestProject) {
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
+      MQTT_PORT: String(mqttPort),
       DATABASE_URL: databaseUrl,
       DEMO: '1',
       LOG_LEVEL: 'warn',
@@ -67,6 +70,7 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseURL, server);
   project.provide('baseURL', baseURL);
   project.provide('databaseUrl', databaseUrl);
+  project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
 
   return async () => {
     server.kill('SIGTERM');

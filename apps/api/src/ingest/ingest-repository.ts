@@ -66,7 +66,6 @@ export interface DeviceStateRow {
   id: string;
   num: number;
   mac: string;
-  name: string;
   enterprise_id: string | null;
   last_sync_at: Date | null;
   last_temperature: number | null;
@@ -88,7 +87,7 @@ export interface DeviceStateRow {
  */
 export async function lockDeviceStates(db: Db, nums: readonly number[]): Promise<DeviceStateRow[]> {
   const result = await sql<DeviceStateRow>`
-    SELECT id, num, mac, name, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
+    SELECT id, num, mac, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
       temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes
     FROM devices WHERE num = ANY(${numberArray(nums)}::int[]) ORDER BY num FOR UPDATE`.execute(db);
   return result.rows;

@@ -102,7 +102,7 @@ export class ShardedBatchers {
 
   constructor(
     flush: (parts: IngestPart[]) => Promise<void>,
-    options: { shards: number; maxItems: number; maxWaitMs: number } = { shards: 2, maxItems: 2000, maxWaitMs: 2 },
+    options: { shards: number; maxItems: number; maxWaitMs: number } = { shards: 2, maxItems: 4000, maxWaitMs: 2 },
   ) {
     this.shards = Array.from({ length: options.shards }, () => new MicroBatcher(flush, { maxItems: options.maxItems, maxWaitMs: options.maxWaitMs, maxConcurrent: 1 }));
   }

@@ -41,6 +41,21 @@ export async function startEmbeddedBroker(options: {
   const gatewayOf = new WeakMap<Client, GatewayIdentity>();
   const connected = new Set<Client>();
 
+  // When a batch commits, its messages' PUBACKs are written one by one; corking each connection until the
+  // loop turns sends them in one write per connection instead of one system call per message.
+  const corked = new Set<Client['conn']>();
+  const corkUntilNextTurn = (conn: Client['conn']) => {
+    if (corked.has(conn) || !('cork' in conn)) return;
+    conn.cork();
+    corked.add(conn);
+    if (corked.size === 1) {
+      setImmediate(() => {
+        for (const c of corked) c.uncork();
+        corked.clear();
+      });
+    }
+  };
+
   const batchers = new ShardedBatchers(async (parts) => {
     const result = await ingest.ingest(parts);
     if (result.rejected.length > 0) log.info({ rejected: result.rejected.length, first: result.rejected[0] }, 'mqtt readings rejected');
@@ -69,7 +84,10 @@ export async function startEmbeddedBroker(options: {
       packet.retain = false;
       const part = partFromMessage(gateway, packet.topic, packet.payload);
       batchers.submit(part).then(
-        () => done(null),
+        () => {
+          corkUntilNextTurn(client.conn);
+          done(null);
+        },
         (err: unknown) => {
           log.error({ err, clientId: client.id }, 'mqtt batch not stored; the client will resend');
           done(err instanceof Error ? err : new Error(String(err)));
