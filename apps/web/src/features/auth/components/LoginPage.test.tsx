@@ -48,14 +48,6 @@ describe('/login (A2)', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('has the links to password recovery and report validation', async () => {
-    renderApp('/login');
-    expect((await screen.findByRole('link', { name: 'Esqueci minha senha' })).getAttribute('href')).toBe(
-      '/forgot-password',
-    );
-    expect(screen.getByRole('link', { name: 'Validar relatório' }).getAttribute('href')).toBe('/report/validator');
-  });
-
   it('signs in, stores the session with the enterprise and opens /my-devices', async () => {
     const user = makeUser(3);
     const { requests } = mockFetch(({ url }) => {
