@@ -8,6 +8,7 @@
  * DATABASE_URL (a server's admin URL) is used when set; otherwise a throwaway PostgreSQL is started.
  */
 import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -104,7 +105,8 @@ async function main() {
     [`${DAYS}-day chart series (1000 points)`, (mac) => `/api/beacon-device/history/mac/${mac}/series?dateInitUtc=${from90}&points=1000`, 100],
     ['reading count (Qtd de registros)', (mac) => `/api/beacon-device/${mac}/historic-count`, 20],
   ];
-  const results: string[] = [];
+  const results: string[] = [`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}); load average before the calls ${loadavg()[0]!.toFixed(2)}`];
+  console.log(results[0]);
   for (const [label, path, target] of cases) {
     const times: number[] = [];
     for (let i = 0; i < SAMPLES + 20; i++) {
@@ -120,6 +122,7 @@ async function main() {
     console.log(line);
     results.push(line);
   }
+  console.log(`Load average after the calls ${loadavg()[0]!.toFixed(2)} (other work on the machine raises every figure)`);
   await app.close();
   await database.close();
   stop?.();

@@ -9,7 +9,10 @@
 // --connections N and --window N (MQTT gateways and unacknowledged messages each, 8 × 500), --pool N (10).
 // Then the history read path (bench/history.ts): 20 million readings over 90 days for 2,000 devices (--quick: 2
 // million for 200 devices), and the latency of the history, chart-series and count calls over HTTP.
-// --only ingest|history runs one of the two.
+// Then live updates (bench/realtime.ts): 10,000 Socket.IO clients (in 2 processes) following 1,000 travels in
+// progress, 1,000 readings a second through HTTP ingestion (10 batches a second): every delivery of travel-logs
+// and its latency from the ingest acknowledgement (--quick: 15 s; --positions adds travel-location-logs).
+// --only ingest|history|realtime runs one of the three.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,6 +39,10 @@ const { values: args } = parseArgs({
     pool: { type: 'string', default: '10' },
     duration: { type: 'string' },
     only: { type: 'string' },
+    clients: { type: 'string', default: '10000' },
+    travels: { type: 'string', default: '1000' },
+    rate: { type: 'string', default: '1000' },
+    positions: { type: 'boolean', default: false },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -94,8 +101,8 @@ console.log(`Benchmark de ingestão: ${cpus().length} núcleos (${cpuModel}), fa
 const postgres = await startPostgres({ durable: args.durable });
 let server;
 try {
-  if (args.only !== 'history') await ingestionBenchmark();
-  if (args.only !== 'ingest') {
+  if (!args.only || args.only === 'ingest') await ingestionBenchmark();
+  if (!args.only || args.only === 'history') {
     const historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
     const code = await new Promise((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/history.ts'), ...historyArgs], {
@@ -105,6 +112,7 @@ try {
     });
     if (code !== 0) process.exitCode = 1;
   }
+  if (!args.only || args.only === 'realtime') await realtimeBenchmark();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -182,4 +190,75 @@ async function ingestionBenchmark() {
 PostgreSQL ${version}; ${http.rejected + 0} leituras rejeitadas, ${http.errors} erros HTTP. Resultados em .tmp/bench/ingest.json.`);
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
+}
+
+/** Runs a phase of bench/realtime.ts; resolves with the JSON line it prints last. */
+function realtimePhase(name, phaseArgs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/realtime.ts'), name, ...phaseArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code !== 0 || !line) return reject(new Error(`realtime phase ${name} failed (${code}): ${out}`));
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
+async function realtimeBenchmark() {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_realtime');
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_realtime';
+  const dbUrl = u.toString();
+  const setupFile = path.join(outDir, 'realtime-setup.json');
+  const seconds = args.duration ?? (args.quick ? '15' : '60');
+  await realtimePhase('setup', ['--db', dbUrl, '--travels', args.travels, '--out', setupFile]);
+
+  const httpPort = await freePort();
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_ENABLED: '0',
+      DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: '',
+    },
+  });
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  await waitForHealth(baseUrl, server);
+  const isServer = (pid) => pid === String(server.pid);
+  const isPostgres = (_pid, comm, cmdline) => comm === 'postgres' && cmdline().includes('sentinela_realtime');
+  const loadBefore = Number(loadavg()[0].toFixed(2));
+  const cpu0 = [cpuSeconds(isServer), cpuSeconds(isPostgres), performance.now()];
+  const result = await realtimePhase('run', [
+    '--url', baseUrl, '--setup', setupFile, '--clients', args.clients, '--processes', '2', '--rate', args.rate, '--batches', '10',
+    '--duration', seconds, ...(args.positions ? ['--positions'] : []),
+  ]);
+  const wall = (performance.now() - cpu0[2]) / 1000;
+  result.serverCpu = coresSince(cpu0[0], cpuSeconds(isServer), wall);
+  result.postgresCpu = coresSince(cpu0[1], cpuSeconds(isPostgres), wall);
+  result.loadAverage = [loadBefore, Number(loadavg()[0].toFixed(2))];
+  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, ...result };
+  writeFileSync(path.join(outDir, 'realtime.json'), JSON.stringify(summary, null, 2));
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+
+  const ok = (cond) => (cond ? 'ok' : 'ABAIXO DA META');
+  const rows = [['travel-logs', result.cards], ...(result.positions ? [['travel-location-logs', result.positions]] : [])];
+  console.log(`
+| Medida (${result.clients.toLocaleString('pt-BR')} clientes em ${result.travels.toLocaleString('pt-BR')} viagens, ${result.seconds} s) | Resultado | Meta |
+|---|---|---|
+| Ingestão HTTP | ${result.readingsPerSecond.toLocaleString('pt-BR')} leituras/s, confirmação p50 ${result.ackP50} ms, p99 ${result.ackP99} ms | 1.000/s |
+${rows.map(([topic, r]) => `| ${topic}: entregas | ${r.received.toLocaleString('pt-BR')} de ${r.expected.toLocaleString('pt-BR')} (${r.deliveriesPerSecond.toLocaleString('pt-BR')}/s); agrupadas ${r.coalesced}, perdidas ${r.lost} (${ok(r.missing === 0)}) | todas |
+| ${topic}: confirmação da ingestão → cliente | p50 ${r.p50} ms, p99 ${r.p99} ms, máx. ${r.max} ms (${ok(r.p99 < 50)}) | p99 < 50 ms |
+| ${topic}: envio da ingestão → cliente | p50 ${r.fromRequestP50} ms, p99 ${r.fromRequestP99} ms | — |`).join('\n')}
+| Conexão e assinatura dos clientes | ${result.connectSeconds} s | — |
+| CPU (núcleos): servidor / PostgreSQL | ${result.serverCpu} / ${result.postgresCpu} | — |
+| Carga da máquina (load average 1 min, início → fim) | ${result.loadAverage.join(' → ')} | — |
+
+PostgreSQL ${version}; ${result.errors} erros HTTP. Resultados em .tmp/bench/realtime.json.`);
 }

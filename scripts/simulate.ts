@@ -8,10 +8,19 @@
 //
 // --rate is readings per second per device; --duration 0 runs until Ctrl+C; --spike makes each device run
 // 5 °C hot for a while every few minutes, which opens and then closes alarms.
+//
+//   npm run simulate -- --travel [--user admin --password …] [--speed 80] [--time-scale 60]
+//
+// --travel drives the travels in progress instead (found with a login, through GET /api/travels): their devices
+// move along a road-like path from origin to destination at --speed km/h, time running --time-scale times
+// faster (São Paulo → Rio in about 6 minutes), each reading carrying the position. The travel resumes from
+// its last position and stays at the destination once there.
 import http from 'node:http';
 import https from 'node:https';
 import { parseArgs } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
+import type { Travel } from '@sentinela/contract';
+import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from './lib/road-path';
 import { DEMO_BEACONS, generatedMac, percentile, readingsBody, valuesAt, type BeaconReading } from './lib/virtual-beacons';
 
 const { values: args } = parseArgs({
@@ -26,12 +35,18 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '0' },
     'batch-every': { type: 'string', default: '1' },
     spike: { type: 'boolean', default: false },
+    travel: { type: 'boolean', default: false },
+    user: { type: 'string', default: 'admin' },
+    password: { type: 'string', default: 'Sentinela@2026' },
+    speed: { type: 'string', default: '80' },
+    'time-scale': { type: 'string', default: '60' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (args.help) {
   console.log('Uso: npm run simulate -- [--transport http|mqtt] [--url URL] [--mqtt-url URL] [--key CHAVE] [--devices N] [--macs A,B] [--rate LEITURAS/S POR DISPOSITIVO] [--duration S] [--spike]');
+  console.log('     npm run simulate -- --travel [--user USUÁRIO] [--password SENHA] [--speed KM/H] [--time-scale FATOR] [--duration S]');
   process.exit(0);
 }
 
@@ -66,6 +81,53 @@ function dueReadings(elapsedMs: number, due: number[]): BeaconReading[] {
   });
   return out;
 }
+
+/** A travel in progress being driven: its road, where it started on it, and its devices. */
+interface DrivenTravel {
+  code: string;
+  road: RoadPath;
+  startKm: number;
+  devices: { mac: string; index: number; base: number }[];
+  position: LatLng;
+}
+
+/** The travels in progress, read through the API as the web app reads them (a login, then GET /api/travels). */
+async function travelsInProgress(): Promise<DrivenTravel[]> {
+  const headers = { 'content-type': 'application/json', client: 'simulador', clientVersion: '1.1.0', clientOs: process.platform };
+  const login = await fetch(new URL('/api/authenticate', args.url), { method: 'POST', headers, body: JSON.stringify({ username: args.user, password: args.password }) });
+  const session = (await login.json()) as { token?: { token: string }; error?: string };
+  if (!login.ok || !session.token) throw new Error(`login de ${args.user} recusado: ${session.error ?? login.status}`);
+  const res = await fetch(new URL('/api/travels?paginate=false', args.url), { headers: { ...headers, authorization: `Bearer ${session.token.token}` } });
+  if (!res.ok) throw new Error(`GET /api/travels respondeu ${res.status}`);
+  const travels = ((await res.json()) as { data: { data: Travel[] } }).data.data;
+  let index = 0;
+  return travels
+    .filter((t) => t.status === 1 && t.origin.location && t.destiny.location)
+    .map((t, i) => {
+      const road = roadPath(t.origin.location!, t.destiny.location!, i + 1);
+      const startKm = t.last_position ? kmNearest(road, t.last_position) : 0;
+      const devices = t.devices.map((d) => ({ mac: d.mac, index: index++, base: DEMO_BEACONS.find((b) => b.mac === d.mac)?.base ?? 5 }));
+      return { code: t.code, road, startKm, devices, position: positionAt(road, startKm) };
+    });
+}
+
+/** One reading per device of each travel, at the travel's place on its road now. */
+function travelReadings(travels: DrivenTravel[], elapsedMs: number): BeaconReading[] {
+  const km = (Number(args.speed) * Number(args['time-scale']) * elapsedMs) / 3_600_000;
+  const now = Date.now();
+  const out: BeaconReading[] = [];
+  for (const travel of travels) {
+    const [lat, lng] = positionAt(travel.road, travel.startKm + km);
+    travel.position = [lat, lng];
+    for (const d of travel.devices) {
+      const n = sequence[d.index % sequence.length]!++;
+      out.push({ mac: d.mac, ts: new Date(now).toISOString(), ...valuesAt(d.index, d.base, now, n, spike), lat: round6(lat), lng: round6(lng) });
+    }
+  }
+  return out;
+}
+
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 function postBatch(body: string): Promise<{ status: number; json: { accepted?: number; duplicates?: number; rejected?: { reason: string }[]; error?: string } }> {
   const target = new URL('/api/ingest/readings', args.url);
@@ -145,11 +207,25 @@ function report(final = false) {
       `rejeitadas ${stats.rejected}, erros ${stats.errors}; latência p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
   );
   if (reasons.size > 0) for (const [reason, n] of reasons) console.log(`  ${n}× ${reason}`);
+  for (const t of driven) {
+    const km = kmNearest(t.road, t.position);
+    console.log(`  Viagem ${t.code}: ${km.toFixed(0)} de ${t.road.lengthKm.toFixed(0)} km, em ${t.position.map((v) => v.toFixed(4)).join(', ')}`);
+  }
   stats.latencies = [];
   reasons.clear();
 }
 
-console.log(`Simulando ${beacons.length} beacon(s) via ${transport.toUpperCase()} (${transport === 'mqtt' ? args['mqtt-url'] : args.url}), ${rate} leitura(s)/s cada.`);
+const driven = args.travel ? await travelsInProgress() : [];
+if (args.travel) {
+  if (driven.length === 0) {
+    console.error('Nenhuma viagem em andamento para simular (status 1 com origem e destino).');
+    process.exit(1);
+  }
+  const names = driven.map((t) => `${t.code} (${t.devices.length} dispositivo(s), ${t.road.lengthKm.toFixed(0)} km)`).join(', ');
+  console.log(`Simulando ${driven.length} viagem(ns) via ${transport.toUpperCase()}: ${names}; ${args.speed} km/h, tempo ${args['time-scale']}× mais rápido.`);
+} else {
+  console.log(`Simulando ${beacons.length} beacon(s) via ${transport.toUpperCase()} (${transport === 'mqtt' ? args['mqtt-url'] : args.url}), ${rate} leitura(s)/s cada.`);
+}
 const started = Date.now();
 const due = new Array<number>(beacons.length).fill(0);
 let stopping = false;
@@ -157,7 +233,7 @@ process.on('SIGINT', () => (stopping = true));
 let lastReport = Date.now();
 while (!stopping && (durationMs === 0 || Date.now() - started < durationMs)) {
   const tickStarted = Date.now();
-  const readings = dueReadings(tickStarted - started, due);
+  const readings = args.travel ? travelReadings(driven, tickStarted - started) : dueReadings(tickStarted - started, due);
   if (readings.length > 0) await (transport === 'mqtt' ? sendMqtt(readings) : sendHttp(readings));
   if (Date.now() - lastReport >= 5000) {
     report();

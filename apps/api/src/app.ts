@@ -10,6 +10,7 @@ import accessLog from './plugins/access-log';
 import web from './plugins/web';
 import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
+import realtime from './plugins/realtime';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -21,6 +22,7 @@ import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
 import { alarmRoutes } from './modules/alarms/routes';
+import { travelRoutes } from './modules/travels/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -55,10 +57,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accessLog, { services });
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });
+  await app.register(realtime, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes]) {
     await app.register(routes, { services });
   }
-  await app.register(web, { webDist: config.webDist });
+  await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });
   return { app, services };
 }

@@ -12,6 +12,7 @@ import { DeviceService } from './modules/devices/service';
 import { UserService } from './modules/users/service';
 import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
+import { TravelService } from './modules/travels/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -30,6 +31,7 @@ export interface AppServices {
   ingest: IngestService;
   gateways: GatewayService;
   alarms: AlarmService;
+  travels: TravelService;
 }
 
 export function createServices(
@@ -56,5 +58,6 @@ export function createServices(
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),
     alarms: new AlarmService(db, clock, events),
+    travels: new TravelService(db, clock, events),
   };
 }

@@ -32,6 +32,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mqttClientId: 'sentinela-test',
   ingestBodyLimitBytes: 16 * 1024 * 1024,
   noDataCheckSeconds: 0,
+  localizatorMaxPerMinute: 30,
+  redisUrl: undefined,
   ...overrides,
 });
 

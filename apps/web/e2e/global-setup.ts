@@ -3,12 +3,16 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { startRoutingServer, startTileServer } from './fake-map-services';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     databaseUrl: string;
     mqttUrl: string;
+    /** Local fakes of the map services, which the API hands the web app through /config.json. */
+    tileURL: string;
+    routingURL: string;
   }
 }
 
@@ -49,6 +53,10 @@ export default async function setup(project: TestProject) {
   u.pathname = `/${dbName}`;
   const databaseUrl = u.toString();
 
+  const tiles = await startTileServer();
+  const routing = await startRoutingServer();
+  const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
+
   const port = (await freePort()) as number;
   const mqttPort = (await freePort()) as number;
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
@@ -64,6 +72,7 @@ export default async function setup(project: TestProject) {
       DEMO: '1',
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(root, 'apps/web/dist'),
+      WEB_RUNTIME_CONFIG: JSON.stringify(webRuntimeConfig),
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -71,10 +80,13 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL);
   project.provide('databaseUrl', databaseUrl);
   project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
+  project.provide('tileURL', tiles.url);
+  project.provide('routingURL', routing.url);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    await Promise.all([tiles.close(), routing.close()]);
     stopPostgres?.();
   };
 }

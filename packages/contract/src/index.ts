@@ -10,6 +10,7 @@ export * from './devices';
 export * from './access-log';
 export * from './enterprises';
 export * from './history';
+export * from './travels';
 export * from './ingest';
 export * from './gateways';
 export * from './alarms';

@@ -12,6 +12,11 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   WEB_DIST: z.string().optional(),
+  // Settings the built web app reads at run time from GET /config.json (map tiles and routing server), as JSON.
+  WEB_RUNTIME_CONFIG: z
+    .string()
+    .optional()
+    .refine((text) => !text || isJsonObject(text), 'must be a JSON object, e.g. {"tileUrl":"…","routingUrl":"…"}'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOGIN_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
@@ -24,6 +29,9 @@ const Env = z.object({
   MQTT_CLIENT_ID: z.string().default('sentinela-ingest'),
   INGEST_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
+  // Travels: lookups by tracking code per address and minute; Redis for live updates across several servers.
+  LOCALIZATOR_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  REDIS_URL: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -37,6 +45,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Folder of the built web app, served at the site root; absent in API-only tests. */
   webDist: string | undefined;
+  /** Served as /config.json to the web app (tile and routing servers); absent: the build's own defaults. */
+  webRuntimeConfig?: Record<string, unknown>;
   bodyLimitBytes: number;
   loginMaxPerMinute: number;
   dbPoolSize: number;
@@ -53,6 +63,10 @@ export interface AppConfig {
   ingestBodyLimitBytes: number;
   /** How often the "no data" alarm check runs; 0 turns it off. */
   noDataCheckSeconds: number;
+  /** Tracking-code lookups (HTTP and Socket.IO) allowed per address and minute: codes must not be guessed. */
+  localizatorMaxPerMinute: number;
+  /** With several API processes, Socket.IO rooms are shared through this Redis; in-process without it. */
+  redisUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -75,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === '1',
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
+    webRuntimeConfig: e.WEB_RUNTIME_CONFIG ? (JSON.parse(e.WEB_RUNTIME_CONFIG) as Record<string, unknown>) : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     loginMaxPerMinute: e.LOGIN_MAX_PER_MINUTE,
     dbPoolSize: e.DB_POOL_SIZE,
@@ -86,5 +101,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mqttClientId: e.MQTT_CLIENT_ID,
     ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
+    localizatorMaxPerMinute: e.LOCALIZATOR_MAX_PER_MINUTE,
+    redisUrl: e.REDIS_URL || undefined,
   };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return !!value && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }

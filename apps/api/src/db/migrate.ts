@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import type { Db } from './database';
 import * as initialSchema from './migrations/2026-11-22T0900-initial-schema';
 import * as ingestAndAlarms from './migrations/2026-11-24T0900-ingest-and-alarms';
+import * as travels from './migrations/2026-11-26T0900-travels';
 
 /** Every migration, by name in date order. A static list: no file-system lookups at run time. */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0900-initial-schema': initialSchema,
   '2026-11-24T0900-ingest-and-alarms': ingestAndAlarms,
+  '2026-11-26T0900-travels': travels,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

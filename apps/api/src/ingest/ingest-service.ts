@@ -217,6 +217,7 @@ export class IngestService {
           deviceId: state.id, mac: state.mac, enterpriseId: state.enterprise_id, travelId: newest.travelId,
           lastSyncAt: new Date(newest.ts), temperature: update.temperature, humidity: update.humidity,
           battery: update.battery, lat: update.lat, lng: update.lng, stored: newer.length,
+          moved: update.lat !== state.last_lat || update.lng !== state.last_lng,
         });
         if (newest.travelId && update.lat !== null && update.lng !== null) {
           const seen = travelPositions.get(newest.travelId);

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
@@ -34,3 +35,4 @@ export const notFound = (message: string = MSG.notFound) => new AppError('NOT_FO
 export const forbidden = (message: string = MSG.forbidden) => new AppError('FORBIDDEN', message);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const gone = (message: string) => new AppError('GONE', message);

@@ -12,8 +12,12 @@ export interface AuthContext extends AuthenticatedSession {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the route requires: 'public', or a permission of the profile table. Mandatory under /api. */
-    permission?: Permission | 'public';
+    /**
+     * What the route requires: 'public', or a permission of the profile table. Mandatory under /api.
+     * 'public-or-signed-in': anyone, but a valid bearer session is recognised (`request.auth`) so the route may
+     * answer signed-in callers more; an expired or unknown token is simply anonymous there, never a 401.
+     */
+    permission?: Permission | 'public' | 'public-or-signed-in';
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -24,6 +28,11 @@ declare module 'fastify' {
 export function requireAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
   return request.auth;
+}
+
+/** The tenant scope of an authenticated session. */
+export function scopeOf(session: AuthenticatedSession): TenantScope {
+  return scopeFor({ id: session.userId, profileId: session.profileId, enterpriseId: session.enterpriseId });
 }
 
 function bearerToken(request: FastifyRequest): string | null {
@@ -47,11 +56,17 @@ async function auth(app: FastifyInstance, opts: { sessions: SessionService }) {
   app.addHook('onRequest', async (request) => {
     const permission = request.routeOptions.config.permission;
     if (!permission || permission === 'public') return;
+    if (permission === 'public-or-signed-in') {
+      const token = bearerToken(request);
+      const session = token ? await opts.sessions.authenticate(token) : null;
+      if (session) request.auth = { ...session, scope: scopeOf(session) };
+      return;
+    }
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
     const session = await opts.sessions.authenticate(token);
     if (!session) throw new AppError('SESSION_EXPIRED', MSG.sessionExpired);
-    request.auth = { ...session, scope: scopeFor({ id: session.userId, profileId: session.profileId, enterpriseId: session.enterpriseId }) };
+    request.auth = { ...session, scope: scopeOf(session) };
     if (!can(session.profileId, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
   });
 }

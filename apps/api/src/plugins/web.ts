@@ -9,8 +9,18 @@ import { sendRouteNotFound } from './error-handler';
  * Serves the built web app at the site root. Any GET outside /api that is not a file gets index.html,
  * so the client's router owns those paths; /api paths that match no route get a JSON 404.
  */
-async function web(app: FastifyInstance, { webDist }: { webDist: string | undefined }) {
+async function web(
+  app: FastifyInstance,
+  { webDist, runtimeConfig }: { webDist: string | undefined; runtimeConfig?: Record<string, unknown> },
+) {
   const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
+  // The web app's run-time settings (WEB_RUNTIME_CONFIG): one build, any tile and routing servers. Without it, a
+  // config.json placed in the built app is served as a file instead, and without either the app keeps its defaults.
+  if (runtimeConfig) {
+    app.get('/config.json', { config: { permission: 'public' } }, (_request, reply) =>
+      reply.header('cache-control', 'no-cache').send(runtimeConfig),
+    );
+  }
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,

@@ -15,6 +15,8 @@ export interface DeviceLiveState {
   lng: number | null;
   /** Readings of this device stored by the batch. */
   stored: number;
+  /** The batch moved the device: its position (lat, lng) differs from the one before. */
+  moved: boolean;
 }
 
 export interface ReadingsStoredEvent {
@@ -38,6 +40,8 @@ export interface AppEvents {
   'alarm.opened': [AlarmChangedEvent];
   'alarm.closed': [AlarmChangedEvent];
   'gateway.revoked': [{ gatewayId: string }];
+  /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
+  'travel.changed': [{ travelId: string }];
 }
 
 /**

@@ -29,4 +29,10 @@ export const SelectUserPage = lazy(() =>
 export const EnterpriseUsersPage = lazy(() =>
   import('../features/users/components/EnterpriseUsersPage').then((module) => ({ default: module.EnterpriseUsersPage })),
 );
+export const TravelsPage = lazy(() =>
+  import('../features/travels/components/TravelsPage').then((module) => ({ default: module.TravelsPage })),
+);
+export const LocalizatorPage = lazy(() =>
+  import('../features/travels/components/LocalizatorPage').then((module) => ({ default: module.LocalizatorPage })),
+);
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));

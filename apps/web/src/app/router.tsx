@@ -10,11 +10,13 @@ import {
   DeviceHistoryPage,
   EnterpriseUsersPage,
   EnterprisesPage,
+  LocalizatorPage,
   LoginPage,
   MyDevicesPage,
   NotFoundPage,
   RegisterEnterprisePage,
   SelectUserPage,
+  TravelsPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -22,9 +24,9 @@ import { RouteErrorPage } from './RouteErrorPage';
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
  *   open:      /register, /forgot-password, /reset-password, /complete-register, /telegram/:chatId/login,
- *              /localizator, /confirmation/:token, /report/validator
- *   protected: /profile, /acess-log, /plans, /locations, /reports, /financial, /directions, /firmware,
- *              /settings
+ *              /confirmation/:token, /report/validator
+ *   protected: /profile, /acess-log, /plans, /locations, /reports, /financial, /firmware, /settings
+ * /localizator is open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
@@ -47,6 +49,10 @@ export const routes: RouteObject[] = [
               { path: paths.myDevices, element: <MyDevicesPage /> },
               { path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
               {
+                element: <RequirePermission permission="travels:read" />,
+                children: [{ path: paths.directions, element: <TravelsPage /> }],
+              },
+              {
                 element: <RequirePermission permission="client-devices:read" />,
                 children: [{ path: paths.clientDevices, element: <ClientDevicesPage /> }],
               },
@@ -68,7 +74,13 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      { element: <SessionAwareLayout />, children: [{ path: '*', element: <NotFoundPage /> }] },
+      {
+        element: <SessionAwareLayout />,
+        children: [
+          { path: paths.localizator, element: <LocalizatorPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
     ],
   },
 ];

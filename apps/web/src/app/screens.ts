@@ -11,8 +11,6 @@ export interface MenuScreen {
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
  *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
- *   /directions Viagens 'travels:read'               (after Empresas)
- *   /localizator Rastrear viagem 'travels:read'
  *   /firmware Firmwares 'firmware:manage'            (after Usuários)
  *   /reports Relatórios 'reports:read'
  *   /settings Configurações 'settings:own'
@@ -21,6 +19,8 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
   { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
   { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },
+  { path: paths.directions, label: 'Viagens', permission: 'travels:read' },
+  { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
 ];
 
@@ -31,9 +31,12 @@ export interface PublicMenuScreen {
 
 /**
  * Signed-out menu, in the documents' order. Later screens go in their slots:
- *   /register Cadastre-se (before Entrar), /localizator Rastrear viagem (after Entrar).
+ *   /register Cadastre-se (before Entrar).
  */
-export const publicScreens: readonly PublicMenuScreen[] = [{ path: paths.login, label: 'Entrar' }];
+export const publicScreens: readonly PublicMenuScreen[] = [
+  { path: paths.login, label: 'Entrar' },
+  { path: paths.localizator, label: 'Rastrear viagem' },
+];
 
 /** The entries a profile may see (P6, P8). */
 export function menuFor(profileId: number, entries: readonly MenuScreen[] = screens): MenuScreen[] {

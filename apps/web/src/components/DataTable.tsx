@@ -1,6 +1,6 @@
-import { Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
-import { useMemo, useState, type ReactNode } from 'react';
+import { ActionIcon, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
 
 export interface DataTableColumn<T> {
   key: string;
@@ -23,6 +23,10 @@ export interface DataTableProps<T> {
   pageSize?: number;
   emptyText?: string;
   loading?: boolean;
+  /** Expandable rows: a toggle in the first column opens this content below the row. */
+  expandedContent?: (row: T) => ReactNode;
+  /** The key of the highlighted (chosen) row. */
+  selectedKey?: string | null;
 }
 
 const normalize = (text: string) =>
@@ -48,8 +52,19 @@ export function DataTable<T>({
   pageSize = 10,
   emptyText = 'Nada encontrado...',
   loading = false,
+  expandedContent,
+  selectedKey = null,
 }: DataTableProps<T>) {
   const [query, setQuery] = useState('');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleExpanded = (key: string) =>
+    setExpanded((previous) => {
+      const next = new Set(previous);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const columnCount = columns.length + (expandedContent ? 1 : 0);
   const [sort, setSort] = useState<{ key: string; direction: SortDirection } | null>(null);
   const [page, setPage] = useState(1);
 
@@ -95,6 +110,11 @@ export function DataTable<T>({
         <Table highlightOnHover highlightOnHoverColor="teal.0" verticalSpacing="xs" miw={720}>
           <Table.Thead>
             <Table.Tr>
+              {expandedContent && (
+                <Table.Th w={40}>
+                  <VisuallyHidden>Detalhes</VisuallyHidden>
+                </Table.Th>
+              )}
               {columns.map((column) => (
                 <Table.Th
                   key={column.key}
@@ -117,13 +137,39 @@ export function DataTable<T>({
           </Table.Thead>
           <Table.Tbody>
             {!loading &&
-              pageRows.map((row) => (
-                <Table.Tr key={rowKey(row)}>
-                  {columns.map((column) => (
-                    <Table.Td key={column.key}>{column.render(row)}</Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
+              pageRows.map((row) => {
+                const key = rowKey(row);
+                const selected = key === selectedKey;
+                const open = !!expandedContent && expanded.has(key);
+                return (
+                  <Fragment key={key}>
+                    <Table.Tr aria-selected={selectedKey === null ? undefined : selected} bg={selected ? 'teal.1' : undefined}>
+                      {expandedContent && (
+                        <Table.Td>
+                          <ActionIcon
+                            variant="subtle"
+                            color="gray"
+                            size="sm"
+                            aria-label={open ? 'Recolher detalhes' : 'Expandir detalhes'}
+                            aria-expanded={open}
+                            onClick={() => toggleExpanded(key)}
+                          >
+                            {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                          </ActionIcon>
+                        </Table.Td>
+                      )}
+                      {columns.map((column) => (
+                        <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                      ))}
+                    </Table.Tr>
+                    {open && (
+                      <Table.Tr bg={selected ? 'teal.0' : 'gray.0'}>
+                        <Table.Td colSpan={columnCount}>{expandedContent(row)}</Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                );
+              })}
           </Table.Tbody>
         </Table>
       </ScrollArea>

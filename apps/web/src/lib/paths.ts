@@ -14,6 +14,8 @@ export const paths = {
   registerEnterprise: '/register-enterprise',
   selectUser: '/select-user',
   enterpriseUsers: '/enterprise-users',
+  directions: '/directions',
+  localizator: '/localizator',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

@@ -74,6 +74,26 @@ export class SessionService {
     return row ? { ...row, expiresAt } : null;
   }
 
+  /**
+   * When a session ends, without renewing it: for long-lived connections (Socket.IO) that must stop when the
+   * session does, but whose mere existence is not user activity. Null once expired, revoked or disabled.
+   */
+  async expiryOf(sessionId: string): Promise<Date | null> {
+    const now = this.clock.now();
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('enterprises as e', 'e.id', 'u.enterprise_id')
+      .select('s.expires_at')
+      .where('s.id', '=', sessionId)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .where('u.disabled', '=', false)
+      .where((eb) => eb.or([eb('e.disabled', 'is', null), eb('e.disabled', '=', false)]))
+      .executeTakeFirst();
+    return row ? row.expires_at : null;
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).execute();
   }

@@ -60,6 +60,8 @@ describe('SideMenu (P6, P8)', () => {
       ['Meus Dispositivos', '/my-devices'],
       ['Dispositivos', '/client-devices'],
       ['Empresas', '/enterprises'],
+      ['Viagens', '/directions'],
+      ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],
     ]);
   });

@@ -1,25 +1,10 @@
 import type { HistorySeries } from '@sentinela/contract';
+import { MEASURE_UNIT, type ChartLine, type ChartModel, type LineKind, type Measure } from '../../components/chart/model';
 
-export type Measure = 'temperature' | 'humidity';
+export type { ChartLine, ChartModel, LineKind, Measure };
+export { MEASURE_UNIT };
 
-/** What each drawn line is; the chart styles lines by kind with fixed colours. */
-export type LineKind = 'min' | 'max' | 'mean' | 'limitMin' | 'limitMax';
-
-export interface ChartLine {
-  kind: LineKind;
-  label: string;
-}
-
-export interface ChartModel {
-  /** uPlot's aligned data: x (epoch seconds) first, then one array per line, in the order of `lines`. */
-  data: [number[], ...(number | null)[][]];
-  lines: ChartLine[];
-  unit: string;
-}
-
-export const MEASURE_UNIT: Record<Measure, string> = { temperature: '°C', humidity: '%' };
-
-const LINE_LABELS: Record<LineKind, string> = {
+const LINE_LABELS: Record<Exclude<LineKind, 'value'>, string> = {
   min: 'Mínima',
   max: 'Máxima',
   mean: 'Média',

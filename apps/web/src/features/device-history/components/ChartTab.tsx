@@ -7,7 +7,7 @@ import { useHistorySeries } from '../api/get-history-series';
 import { hasChartData, toChartModel, type Measure } from '../chart-data';
 import { HISTORY_MESSAGES } from '../messages';
 
-const HistoryChart = lazy(() => import('./HistoryChart'));
+const HistoryChart = lazy(() => import('../../../components/chart/LineChart'));
 
 const FORMAT: Record<Measure, (value: number | null) => string> = {
   temperature: formatTemperature,

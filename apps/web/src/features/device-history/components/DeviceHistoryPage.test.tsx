@@ -11,7 +11,7 @@ import { makeDevice, makeSession } from '../../../test/fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
 
 // uPlot draws on a canvas, which jsdom lacks: the chart itself is covered in Chromium (e2e).
-vi.mock('./HistoryChart', () => ({ default: () => <div data-testid="history-chart" /> }));
+vi.mock('../../../components/chart/LineChart', () => ({ default: () => <div data-testid="history-chart" /> }));
 
 const DEVICE = makeDevice(1, {
   name: 'Câmara Fria Matriz',

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { dayjs } from '../../../lib/dayjs';
-import { EMPTY } from '../../../lib/format';
-import type { ChartModel, LineKind, Measure } from '../chart-data';
+import { dayjs } from '../../lib/dayjs';
+import { EMPTY } from '../../lib/format';
+import type { ChartModel, LineKind, Measure } from './model';
 
 /** Fixed line colours (spec 001 §9): one hue per measure, red dashed limits. */
 const COLORS: Record<Measure, { mean: string; edge: string; band: string }> = {
@@ -19,6 +19,7 @@ function lineStyle(kind: LineKind, measure: Measure): Pick<uPlot.Series, 'stroke
   const colors = COLORS[measure];
   switch (kind) {
     case 'mean':
+    case 'value':
       return { stroke: colors.mean, width: 2 };
     case 'min':
     case 'max':
@@ -37,6 +38,7 @@ function buildOptions(model: ChartModel, measure: Measure, width: number): uPlot
   // Ticks show the hour; over more than a day, the date above it.
   const tickFormat = spanSeconds > 86_400 ? 'DD/MM[\n]HH:mm' : 'HH:mm';
   const index = (kind: LineKind) => model.lines.findIndex((line) => line.kind === kind) + 1;
+  const band = index('max') > 0 && index('min') > 0 ? [{ series: [index('max'), index('min')] as [number, number], fill: COLORS[measure].band }] : [];
 
   return {
     width,
@@ -56,7 +58,7 @@ function buildOptions(model: ChartModel, measure: Measure, width: number): uPlot
         value: (_u, value) => (value === null || value === undefined ? EMPTY : `${decimal2.format(value)} ${model.unit}`),
       })),
     ],
-    bands: [{ series: [index('max'), index('min')], fill: COLORS[measure].band }],
+    bands: band,
     axes: [
       {
         label: 'Horário',
@@ -75,9 +77,9 @@ function buildOptions(model: ChartModel, measure: Measure, width: number): uPlot
 
 /**
  * A uPlot line chart of one measure, sized to its container: it follows the container's width (down to phones)
- * through a ResizeObserver. Loaded on its own chunk with the Gráfico tab.
+ * through a ResizeObserver. Screens load it lazily, on its own chunk (device history Gráfico, travel graph modal).
  */
-export default function HistoryChart({ model, measure }: { model: ChartModel; measure: Measure }) {
+export default function LineChart({ model, measure }: { model: ChartModel; measure: Measure }) {
   const containerRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {

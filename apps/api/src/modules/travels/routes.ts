@@ -1,0 +1,100 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CreateTravelBody,
+  EditTravelDeviceBody,
+  IdParam,
+  LocalizatorParam,
+  MacParam,
+  Travel,
+  TravelListQuery,
+  TravelListResponse,
+  TravelLocation,
+  TravelReading,
+  TravelStatusBody,
+  UpdateTravelBody,
+  z,
+} from '@sentinela/contract';
+import { clientMeta } from '../../lib/client-meta';
+import { AppError } from '../../lib/errors';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+import { TRAVEL_MESSAGES } from './messages';
+import type { TravelActor } from './service';
+
+function actor(request: FastifyRequest): TravelActor {
+  const auth = requireAuth(request);
+  return { userId: auth.userId, profileId: auth.profileId, enterpriseId: auth.enterpriseId, scope: auth.scope, meta: clientMeta(request) };
+}
+
+/** Travels (spec 001 §7 and T8): paths and field names of the documents; answers within the caller's scope. */
+export const travelRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const travels = services.travels;
+  const read = { permission: 'travels:read' as const };
+  const manage = { permission: 'travels:manage' as const };
+
+  app.get(
+    '/api/travels',
+    { schema: { querystring: TravelListQuery, response: { 200: TravelListResponse } }, config: read },
+    async (request) => ({ data: await travels.list(requireAuth(request).scope, request.query) }),
+  );
+
+  app.get(
+    '/api/travels/:id',
+    { schema: { params: IdParam, response: { 200: Travel } }, config: read },
+    async (request) => travels.get(requireAuth(request).scope, request.params.id),
+  );
+
+  app.get(
+    '/api/travels/:id/devices/:mac/history',
+    { schema: { params: z.object({ ...IdParam.shape, ...MacParam.shape }), response: { 200: z.array(TravelReading) } }, config: read },
+    async (request) => travels.deviceHistory(requireAuth(request).scope, request.params.id, request.params.mac),
+  );
+
+  app.get(
+    '/api/travels/:id/locations',
+    { schema: { params: IdParam, response: { 200: z.array(TravelLocation) } }, config: read },
+    async (request) => travels.locations(requireAuth(request).scope, request.params.id),
+  );
+
+  app.get(
+    '/api/travels/localizator/:cod',
+    {
+      schema: { params: LocalizatorParam, response: { 200: Travel } },
+      config: {
+        permission: 'public-or-signed-in',
+        // Per address, found or not: a code grants the public view, so it must not be guessed by brute force.
+        rateLimit: {
+          max: services.config.localizatorMaxPerMinute,
+          timeWindow: '1 minute',
+          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', TRAVEL_MESSAGES.tooManyLookups),
+        },
+      },
+    },
+    async (request) => travels.localizator(request.params.cod, request.auth?.scope ?? null),
+  );
+
+  app.post(
+    '/api/travels',
+    { schema: { body: CreateTravelBody, response: { 201: Travel } }, config: manage },
+    async (request, reply) => reply.status(201).send(await travels.create(actor(request), request.body)),
+  );
+
+  app.put(
+    '/api/travels/edit-travel-device',
+    { schema: { body: EditTravelDeviceBody, response: { 200: Travel } }, config: manage },
+    async (request) => travels.editDevice(actor(request), request.body),
+  );
+
+  app.put(
+    '/api/travels/:id',
+    { schema: { params: IdParam, body: UpdateTravelBody, response: { 200: Travel } }, config: manage },
+    async (request) => travels.update(actor(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/travels/:id/status',
+    { schema: { params: IdParam, body: TravelStatusBody, response: { 200: Travel } }, config: manage },
+    async (request) => travels.changeStatus(actor(request), request.params.id, request.body.status),
+  );
+};

@@ -1,0 +1,387 @@
+import {
+  Profile,
+  TRAVEL_TRANSITIONS,
+  TravelStatus,
+  type CreateTravelBody,
+  type EditTravelDeviceBody,
+  type Travel,
+  type TravelDevice,
+  type TravelDeviceInput,
+  type TravelLocation,
+  type TravelReading,
+  type TravelStatusId,
+  type UpdateTravelBody,
+  type z,
+} from '@sentinela/contract';
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { TravelDevicesTable } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { AppError, badRequest, conflict, gone, notFound } from '../../lib/errors';
+import type { TenantScope } from '../../lib/tenant-scope';
+import type { EventBus } from '../../realtime/event-bus';
+import type { ClientMeta } from '../auth/session-service';
+import { recordDeviceEvent } from '../device-events/repository';
+import { newTravelCode, normalizeTravelCode } from './code';
+import { TRAVEL_MESSAGES as M } from './messages';
+import {
+  deleteTravelDevices,
+  devicesLinkedTo,
+  devicesTravellingElsewhere,
+  findActiveUserOfEnterprise,
+  findTravelByCode,
+  findTravelDeviceByMac,
+  findTravelInScope,
+  insertTravel,
+  insertTravelDevices,
+  isTravelInScope,
+  listTravelsInScope,
+  lockDevices,
+  lockTravel,
+  lockTravelDevice,
+  travelDeviceIds,
+  travelDeviceReadings,
+  travelDeviceRows,
+  travelPath,
+  updateTravel,
+  updateTravelDevice,
+  type LockedDevice,
+  type TravelRow,
+} from './repository';
+import { groupTravelDevices, toTravel, toTravelLocation, toTravelReading } from './view';
+
+/** `paginate=false` answers at most this many travels, the newest (`total` still counts them all). */
+export const TRAVEL_LIST_ALL_MAX = 1000;
+/** A card's history answers at most this many readings: the newest, oldest first. */
+export const TRAVEL_HISTORY_MAX = 10_000;
+/** The travelled path is thinned to about this many points. */
+export const TRAVEL_PATH_MAX_POINTS = 2000;
+const CODE_ATTEMPTS = 3;
+
+/** Who acts, for the rules that depend on it (the enterprise of a new travel, device events). */
+export interface TravelActor {
+  userId: string;
+  profileId: number;
+  enterpriseId: string | null;
+  scope: TenantScope;
+  meta: ClientMeta;
+}
+
+type CreateInput = z.infer<typeof CreateTravelBody>;
+type UpdateInput = z.infer<typeof UpdateTravelBody>;
+type DeviceInput = z.infer<typeof TravelDeviceInput>;
+type EditDeviceInput = z.infer<typeof EditTravelDeviceBody>;
+
+/**
+ * Travels (T1–T9): reading them within the caller's scope or by tracking code, and their lifecycle
+ * (create, edit, status). A travel outside the scope is "not found", like one that does not exist.
+ * Changes emit `travel.changed` after commit, so live subscribers get the new device cards.
+ */
+export class TravelService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly events: EventBus,
+  ) {}
+
+  async list(scope: TenantScope, query: { paginate: 'true' | 'false'; page: number; limit: number }) {
+    const all = query.paginate === 'false';
+    const page = all ? 1 : query.page;
+    const limit = all ? TRAVEL_LIST_ALL_MAX : query.limit;
+    const { rows, total } = await listTravelsInScope(this.db, scope, { offset: (page - 1) * limit, limit });
+    return { data: await this.withDevices(rows, 'full'), total, page, limit };
+  }
+
+  async get(scope: TenantScope, id: string): Promise<Travel> {
+    const row = await this.visible(scope, id);
+    return (await this.withDevices([row], 'full'))[0]!;
+  }
+
+  /**
+   * The Localizador (T5). Anyone with the code gets the public view of a travel that has not finished; a
+   * signed-in user who may see the travel gets the full view, finished or not. A finished travel's code
+   * answers 410 to everyone else: the code was right, the travel is over.
+   */
+  async localizator(code: string, scope: TenantScope | null): Promise<Travel> {
+    const { row, full } = await this.byCode(code, scope);
+    return (await this.withDevices([row], full ? 'full' : 'public'))[0]!;
+  }
+
+  /** The travel a tracking code lets its holder watch live (same rules as the Localizador). */
+  async watchableByCode(code: string, scope: TenantScope | null): Promise<string> {
+    return (await this.byCode(code, scope)).row.id;
+  }
+
+  /** Whether a signed-in user may watch a travel live: exactly when GET /api/travels/{id} answers them. */
+  async watchable(scope: TenantScope, id: string): Promise<boolean> {
+    return isTravelInScope(this.db, scope, id);
+  }
+
+  /** Device cards of several travels, for the live feed: one query whatever their number. */
+  async deviceCards(travelIds: readonly string[]): Promise<Map<string, TravelDevice[]>> {
+    return groupTravelDevices(await travelDeviceRows(this.db, travelIds));
+  }
+
+  /** A card's readings during the travel: the newest TRAVEL_HISTORY_MAX, oldest first. */
+  async deviceHistory(scope: TenantScope, id: string, mac: string): Promise<TravelReading[]> {
+    const travel = await this.visible(scope, id);
+    const device = await findTravelDeviceByMac(this.db, travel.id, mac);
+    if (!device) throw notFound(M.deviceNotInTravel);
+    if (!travel.started_at) return [];
+    const rows = await travelDeviceReadings(this.db, { id: travel.id, started_at: travel.started_at, finished_at: travel.finished_at }, device.num, TRAVEL_HISTORY_MAX);
+    return rows.map((r) => toTravelReading(r, travel.id, device.mac));
+  }
+
+  /** The travelled path (T7), oldest first. */
+  async locations(scope: TenantScope, id: string): Promise<TravelLocation[]> {
+    const travel = await this.visible(scope, id);
+    if (!travel.started_at) return [];
+    const rows = await travelPath(this.db, { id: travel.id, started_at: travel.started_at, finished_at: travel.finished_at }, TRAVEL_PATH_MAX_POINTS);
+    return rows.map(toTravelLocation);
+  }
+
+  /** T8: a new travel, not started, with a fresh tracking code. */
+  async create(actor: TravelActor, input: CreateInput): Promise<Travel> {
+    const enterpriseId = await this.enterpriseForNewTravel(actor, input);
+    await this.checkResponsible(input.responsible_user_id, enterpriseId);
+    const deviceIds = uniqueDeviceIds(input.devices);
+    const now = this.clock.now();
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const id = await this.db.transaction().execute(async (trx) => {
+          const devices = await this.claimDevices(trx, actor, enterpriseId, deviceIds, null);
+          const travelId = await insertTravel(trx, {
+            enterprise_id: enterpriseId,
+            code: newTravelCode(),
+            status: TravelStatus.NotStarted,
+            responsible_user_id: input.responsible_user_id,
+            created_by: actor.userId,
+            origin_address: input.origin.address,
+            origin_lat: input.origin.location[0],
+            origin_lng: input.origin.location[1],
+            destiny_address: input.destiny.address,
+            destiny_lat: input.destiny.location[0],
+            destiny_lng: input.destiny.location[1],
+            created_at: now,
+            updated_at: now,
+          });
+          await insertTravelDevices(trx, input.devices.map((d) => travelDeviceRow(travelId, d, devices.get(d.device_id)!)));
+          const route = routeText(input.origin.address, input.destiny.address);
+          for (const deviceId of deviceIds) await this.deviceEvent(trx, actor, deviceId, `Incluído na viagem ${route}`, now);
+          return travelId;
+        });
+        return this.get(actor.scope, id);
+      } catch (error) {
+        // A code drawn twice out of 31^10: draw again.
+        if (attempt < CODE_ATTEMPTS && isUniqueViolation(error, 'travels_code_key')) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Edits a travel that has not finished: places, responsible, devices (the list replaces the travel's). */
+  async update(actor: TravelActor, id: string, input: UpdateInput): Promise<Travel> {
+    const current = await this.visible(actor.scope, id);
+    if (input.responsible_user_id !== undefined) await this.checkResponsible(input.responsible_user_id, current.enterprise_id);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const travel = await lockTravel(trx, id);
+      if (!travel) throw notFound(M.notFound);
+      if (travel.status === TravelStatus.Finished) throw conflict(M.finished);
+      await updateTravel(trx, id, {
+        ...(input.origin && { origin_address: input.origin.address, origin_lat: input.origin.location[0], origin_lng: input.origin.location[1] }),
+        ...(input.destiny && { destiny_address: input.destiny.address, destiny_lat: input.destiny.location[0], destiny_lng: input.destiny.location[1] }),
+        ...(input.responsible_user_id !== undefined && { responsible_user_id: input.responsible_user_id }),
+        updated_at: now,
+      });
+      if (!input.devices) return;
+
+      const wanted = uniqueDeviceIds(input.devices);
+      const before = new Set(await travelDeviceIds(trx, id));
+      const devices = await this.claimDevices(trx, actor, travel.enterprise_id, wanted, { id, deviceIds: before });
+      const removed = [...before].filter((d) => !wanted.includes(d));
+      await deleteTravelDevices(trx, id, [...before]);
+      await insertTravelDevices(trx, input.devices.map((d) => travelDeviceRow(id, d, devices.get(d.device_id)!)));
+      const route = routeText(input.origin?.address ?? travel.origin_address, input.destiny?.address ?? travel.destiny_address);
+      for (const deviceId of wanted) if (!before.has(deviceId)) await this.deviceEvent(trx, actor, deviceId, `Incluído na viagem ${route}`, now);
+      for (const deviceId of removed) await this.deviceEvent(trx, actor, deviceId, `Retirado da viagem ${route}`, now);
+    });
+    this.events.emit('travel.changed', { travelId: id });
+    return this.get(actor.scope, id);
+  }
+
+  /** Status transitions (T8): 0 → 1 ⇄ 3 → 2 and 1 → 2, as TRAVEL_TRANSITIONS says; anything else is a 409. */
+  async changeStatus(actor: TravelActor, id: string, to: TravelStatusId): Promise<Travel> {
+    await this.visible(actor.scope, id);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const travel = await lockTravel(trx, id);
+      if (!travel) throw notFound(M.notFound);
+      const from = travel.status as TravelStatusId;
+      if (!TRAVEL_TRANSITIONS[from].includes(to)) throw conflict(M.transition(from, to));
+      if (to === TravelStatus.InProgress) {
+        // Readings go to the one travel in progress that carries their device: never two at once.
+        const deviceIds = await travelDeviceIds(trx, id);
+        const locked = await lockDevices(trx, deviceIds);
+        const busy = await devicesTravellingElsewhere(trx, deviceIds, id);
+        const first = locked.find((d) => busy.has(d.id));
+        if (first) throw conflict(M.travelling(first.name));
+      }
+      await updateTravel(trx, id, {
+        status: to,
+        ...(to === TravelStatus.InProgress && !travel.started_at && { started_at: now }),
+        ...(to === TravelStatus.Finished && { finished_at: now }),
+        updated_at: now,
+      });
+    });
+    this.events.emit('travel.changed', { travelId: id });
+    return this.get(actor.scope, id);
+  }
+
+  /** T9: a device's name and limits within one travel (the device's own stay as they are). */
+  async editDevice(actor: TravelActor, input: EditDeviceInput): Promise<Travel> {
+    await this.visible(actor.scope, input.travel_id);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const travel = await lockTravel(trx, input.travel_id);
+      if (!travel) throw notFound(M.notFound);
+      if (travel.status === TravelStatus.Finished) throw conflict(M.finished);
+      const current = await lockTravelDevice(trx, input.travel_id, input.device_id);
+      if (!current) throw notFound(M.deviceNotInTravel);
+      // Absent keeps the travel's value; null clears it, and the device's own limit applies again.
+      const pick = (value: number | null | undefined, kept: number | null) => (value === undefined ? kept : value);
+      const settings = {
+        name: input.name,
+        temperature_min: pick(input.config.temperature?.min, current.temperature_min),
+        temperature_max: pick(input.config.temperature?.max, current.temperature_max),
+        humidity_min: pick(input.config.humidity?.min, current.humidity_min),
+        humidity_max: pick(input.config.humidity?.max, current.humidity_max),
+      };
+      const tMin = settings.temperature_min ?? current.device_temperature_min;
+      const tMax = settings.temperature_max ?? current.device_temperature_max;
+      const hMin = settings.humidity_min ?? current.device_humidity_min;
+      const hMax = settings.humidity_max ?? current.device_humidity_max;
+      checkRanges(tMin, tMax, hMin, hMax);
+      await updateTravelDevice(trx, input.travel_id, input.device_id, settings);
+      await this.deviceEvent(
+        trx,
+        actor,
+        input.device_id,
+        `Configuração na viagem ${routeText(travel.origin_address, travel.destiny_address)}: nome "${input.name}"; temperatura ${range(tMin, tMax)} °C; umidade ${range(hMin, hMax)} %`,
+        now,
+      );
+    });
+    this.events.emit('travel.changed', { travelId: input.travel_id });
+    return this.get(actor.scope, input.travel_id);
+  }
+
+  // --- helpers ---
+
+  private async visible(scope: TenantScope, id: string): Promise<TravelRow> {
+    const row = await findTravelInScope(this.db, scope, id);
+    if (!row) throw notFound(M.notFound);
+    return row;
+  }
+
+  private async byCode(input: string, scope: TenantScope | null): Promise<{ row: TravelRow; full: boolean }> {
+    const row = await findTravelByCode(this.db, normalizeTravelCode(input));
+    if (!row) throw notFound(M.codeNotFound);
+    const full = scope !== null && (await isTravelInScope(this.db, scope, row.id));
+    if (row.status === TravelStatus.Finished && !full) throw gone(M.finished);
+    return { row, full };
+  }
+
+  private async withDevices(rows: TravelRow[], view: 'full' | 'public'): Promise<Travel[]> {
+    const cards = await this.deviceCards(rows.map((r) => r.id));
+    return rows.map((r) => toTravel(r, cards.get(r.id) ?? [], view));
+  }
+
+  /** The super admin chooses (or it is the responsible's); everyone else creates in their own enterprise. */
+  private async enterpriseForNewTravel(actor: TravelActor, input: CreateInput): Promise<string> {
+    if (actor.profileId !== Profile.SuperAdmin) {
+      if (!actor.enterpriseId) throw badRequest(M.enterpriseRequired);
+      if (input.enterprise_id && input.enterprise_id !== actor.enterpriseId) throw badRequest(M.enterpriseNotFound);
+      return actor.enterpriseId;
+    }
+    if (input.enterprise_id) {
+      const enterprise = await this.db.selectFrom('enterprises').select('id').where('id', '=', input.enterprise_id).where('disabled', '=', false).executeTakeFirst();
+      if (!enterprise) throw badRequest(M.enterpriseNotFound);
+      return enterprise.id;
+    }
+    const responsible = await this.db.selectFrom('users').select('enterprise_id').where('id', '=', input.responsible_user_id).executeTakeFirst();
+    if (!responsible?.enterprise_id) throw badRequest(M.enterpriseRequired);
+    return responsible.enterprise_id;
+  }
+
+  private async checkResponsible(userId: string, enterpriseId: string | null): Promise<void> {
+    if (!enterpriseId || !(await findActiveUserOfEnterprise(this.db, userId, enterpriseId))) throw badRequest(M.responsibleInvalid);
+  }
+
+  /**
+   * Locks the devices a travel will carry and checks them: of the travel's enterprise, visible to the caller
+   * (an ordinary user brings the devices linked to them; those already on the travel may stay), and carried
+   * by no other travel in progress or paused.
+   */
+  private async claimDevices(
+    trx: Db,
+    actor: TravelActor,
+    enterpriseId: string | null,
+    deviceIds: readonly string[],
+    travel: { id: string; deviceIds: Set<string> } | null,
+  ): Promise<Map<string, LockedDevice>> {
+    const locked = await lockDevices(trx, deviceIds);
+    const byId = new Map(locked.map((d) => [d.id, d]));
+    const linked = actor.scope.kind === 'user' ? await devicesLinkedTo(trx, actor.userId, deviceIds) : null;
+    for (const id of deviceIds) {
+      const device = byId.get(id);
+      const reachable = !linked || linked.has(id) || travel?.deviceIds.has(id);
+      if (!device || device.enterprise_id !== enterpriseId || !reachable) throw badRequest(M.deviceNotFound);
+    }
+    const busy = await devicesTravellingElsewhere(trx, deviceIds, travel?.id ?? null);
+    const first = locked.find((d) => busy.has(d.id));
+    if (first) throw conflict(M.travelling(first.name));
+    return byId;
+  }
+
+  private async deviceEvent(trx: Db, actor: TravelActor, deviceId: string, message: string, at: Date): Promise<void> {
+    await recordDeviceEvent(trx, { deviceId, type: 'travel', message, userId: actor.userId, meta: actor.meta, at });
+  }
+}
+
+function uniqueDeviceIds(devices: readonly DeviceInput[]): string[] {
+  const ids = devices.map((d) => d.device_id);
+  if (new Set(ids).size !== ids.length) throw badRequest(M.deviceRepeated);
+  return ids;
+}
+
+/** A travel's own settings of a device: only what was given (a blank name keeps the device's). */
+function travelDeviceRow(travelId: string, input: DeviceInput, device: LockedDevice): Insertable<TravelDevicesTable> {
+  const t = input.config?.temperature;
+  const h = input.config?.humidity;
+  const row = {
+    travel_id: travelId,
+    device_id: input.device_id,
+    name: input.name ? input.name : null,
+    temperature_min: t?.min ?? null,
+    temperature_max: t?.max ?? null,
+    humidity_min: h?.min ?? null,
+    humidity_max: h?.max ?? null,
+  };
+  checkRanges(
+    row.temperature_min ?? device.temperature_min,
+    row.temperature_max ?? device.temperature_max,
+    row.humidity_min ?? device.humidity_min,
+    row.humidity_max ?? device.humidity_max,
+  );
+  return row;
+}
+
+function checkRanges(tMin: number | null, tMax: number | null, hMin: number | null, hMax: number | null): void {
+  if (tMin !== null && tMax !== null && tMin >= tMax) throw new AppError('VALIDATION', M.temperatureRange);
+  if (hMin !== null && hMax !== null && hMin >= hMax) throw new AppError('VALIDATION', M.humidityRange);
+}
+
+const range = (min: number | null, max: number | null) => `${min ?? '--'} a ${max ?? '--'}`;
+const routeText = (origin: string, destiny: string) => `"${origin}" → "${destiny}"`;

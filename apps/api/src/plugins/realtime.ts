@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Server } from 'socket.io';
+import { FixedWindowLimiter } from '../realtime/fixed-window';
+import { useRedisAdapter } from '../realtime/redis-adapter';
+import { authenticateSockets, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
+import { TravelFeed } from '../realtime/travel-feed';
+import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
+import type { AppServices } from '../services';
+
+/** A travel's topics are sent at most this often; a burst within the window goes as one message. */
+export const LIVE_INTERVAL_MS = 100;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    io: RealtimeServer;
+  }
+}
+
+/**
+ * Live updates (T6): Socket.IO on the app's own HTTP server at /socket.io (attaching opens no port; the
+ * server listens when the app does). Stored readings and travel changes reach the travels' rooms through
+ * the feed; with REDIS_URL the rooms span every API process.
+ */
+async function realtime(app: FastifyInstance, { services }: { services: AppServices }) {
+  const { config } = services;
+  const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
+  app.decorate('io', io);
+
+  const watch = new SessionWatch(services.sessions, services.clock, app.log);
+  authenticateSockets(io, services.sessions, { trustProxy: config.trustProxy, log: app.log });
+  handleTravelRooms(io, {
+    travels: services.travels,
+    sessions: services.sessions,
+    watch,
+    codeAttempts: new FixedWindowLimiter(config.localizatorMaxPerMinute, 60_000),
+    log: app.log,
+  });
+
+  let redis: { close(): Promise<void> } | null = null;
+  const feed = new TravelFeed({
+    loadCards: (travelIds) => services.travels.deviceCards(travelIds),
+    // In-process, a travel without sockets here has no watchers at all: no query, no emit. With Redis the
+    // watchers may be on another process.
+    watched: (travelId) => config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)),
+    emit: (travelId, event, payload) => io.to(travelRoom(travelId)).emit(event, payload),
+    intervalMs: LIVE_INTERVAL_MS,
+    log: app.log,
+  });
+  const unsubscribe = [
+    services.events.on('readings.stored', (event) => feed.readingsStored(event)),
+    services.events.on('travel.changed', (event) => feed.travelChanged(event.travelId)),
+  ];
+
+  if (config.redisUrl) {
+    const url = config.redisUrl;
+    app.addHook('onReady', async () => {
+      redis = await useRedisAdapter(io, url, app.log);
+    });
+  }
+
+  // Sockets go before the HTTP server closes: an open WebSocket would keep it waiting.
+  app.addHook('preClose', async () => {
+    for (const off of unsubscribe) off();
+    await feed.close();
+    watch.close();
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    await redis?.close();
+  });
+}
+
+export default fp(realtime, { name: 'realtime' });

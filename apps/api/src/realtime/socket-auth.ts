@@ -1,0 +1,131 @@
+import type { Server, Socket } from 'socket.io';
+import { MSG } from '@sentinela/contract';
+import type { Clock } from '../lib/clock';
+import type { TenantScope } from '../lib/tenant-scope';
+import type { SessionService } from '../modules/auth/session-service';
+import { scopeOf } from '../plugins/auth';
+
+/** A signed-in socket: its session (by token, as HTTP) and what it may see. */
+export interface SocketAuth {
+  token: string;
+  sessionId: string;
+  scope: TenantScope;
+  expiresAt: Date;
+}
+
+export interface SocketData {
+  /** null for visitors, who may follow a travel by its tracking code only. */
+  auth: SocketAuth | null;
+  /** The client's address, for the tracking-code guessing limit. */
+  ip: string;
+}
+
+/** What clients send: joining and leaving travel rooms, each answered through the acknowledgement. */
+export interface ClientEvents {
+  subscribe: (payload: unknown, ack?: (answer: unknown) => void) => void;
+  unsubscribe: (payload: unknown, ack?: (answer: unknown) => void) => void;
+}
+
+/** What the server sends: per-travel topics (`travel-logs:{id}`, `travel-location-logs:{id}`). */
+export type ServerEvents = Record<string, (payload: unknown) => void>;
+
+export type RealtimeServer = Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
+export type RealtimeSocket = Socket<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
+
+interface Log {
+  error(obj: unknown, msg: string): void;
+}
+
+/** A refused handshake: the client's `connect_error` carries the message and a code, as HTTP errors do. */
+function refusal(code: string, message: string): Error {
+  return Object.assign(new Error(message), { data: { code, error: message } });
+}
+
+function clientAddress(socket: RealtimeSocket, trustProxy: boolean): string {
+  const forwarded = socket.handshake.headers['x-forwarded-for'];
+  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+  return trustProxy && first ? first : socket.handshake.address;
+}
+
+/**
+ * Handshake: `auth: { token }` with the session token (checked and renewed like any authorised request), or
+ * nothing for a visitor. An unknown, expired or revoked token is refused, never downgraded to a visitor:
+ * the client must know its session ended.
+ */
+export function authenticateSockets(io: RealtimeServer, sessions: SessionService, options: { trustProxy: boolean; log: Log }): void {
+  io.use((socket, next) => {
+    socket.data.auth = null;
+    socket.data.ip = clientAddress(socket, options.trustProxy);
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (token === undefined || token === null || token === '') return next();
+    if (typeof token !== 'string') return next(refusal('SESSION_EXPIRED', MSG.sessionExpired));
+    sessions.authenticate(token).then(
+      (session) => {
+        if (!session) return next(refusal('SESSION_EXPIRED', MSG.sessionExpired));
+        socket.data.auth = { token, sessionId: session.sessionId, scope: scopeOf(session), expiresAt: session.expiresAt };
+        next();
+      },
+      (err: unknown) => {
+        options.log.error({ err }, 'socket authentication failed');
+        next(refusal('INTERNAL', MSG.internalError));
+      },
+    );
+  });
+}
+
+/**
+ * Ends a signed-in socket when its session ends (expiry, logout, a disabled user): at the session's expiry
+ * the socket reads it again, without renewing it (a socket left open is not activity), and either waits for
+ * the new expiry that the user's requests have pushed or disconnects.
+ */
+export class SessionWatch {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly clock: Clock,
+    private readonly log: Log,
+  ) {}
+
+  watch(socket: RealtimeSocket): void {
+    const auth = socket.data.auth;
+    if (!auth) return;
+    this.schedule(socket, auth.expiresAt);
+    socket.once('disconnect', () => {
+      clearTimeout(this.timers.get(socket.id));
+      this.timers.delete(socket.id);
+    });
+  }
+
+  /** The session was renewed (a subscription authenticates again). */
+  renewed(socket: RealtimeSocket, expiresAt: Date): void {
+    if (socket.data.auth) socket.data.auth.expiresAt = expiresAt;
+    this.schedule(socket, expiresAt);
+  }
+
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private schedule(socket: RealtimeSocket, at: Date): void {
+    clearTimeout(this.timers.get(socket.id));
+    const delay = Math.max(1000, at.getTime() - this.clock.now().getTime() + 500);
+    const timer = setTimeout(() => void this.check(socket), delay);
+    timer.unref();
+    this.timers.set(socket.id, timer);
+  }
+
+  private async check(socket: RealtimeSocket): Promise<void> {
+    const auth = socket.data.auth;
+    if (!auth || socket.disconnected) return;
+    try {
+      const until = await this.sessions.expiryOf(auth.sessionId);
+      if (!until) socket.disconnect(true);
+      else this.renewed(socket, until);
+    } catch (err) {
+      this.log.error({ err }, 'socket session check failed');
+      this.schedule(socket, new Date(this.clock.now().getTime() + 60_000));
+    }
+  }
+}

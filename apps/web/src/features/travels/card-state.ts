@@ -1,0 +1,49 @@
+import type { TravelDevice } from '@sentinela/contract';
+
+/**
+ * Temperature colour state of a device card (spec 001 §4): none without limits, hot above the maximum, cold below
+ * the minimum, normal strictly between them. A reading exactly equal to a limit gives no new state: the card keeps
+ * its earlier one.
+ *
+ * With one limit only, that limit alone decides (hot above a maximum, cold below a minimum, normal on the inner side).
+ * No reading at all keeps the earlier state too: a card does not turn "normal" because a beacon skipped a value.
+ */
+export type ColourState = 'none' | 'hot' | 'cold' | 'normal';
+
+export interface Limits {
+  min: number | null;
+  max: number | null;
+}
+
+export function nextColourState(previous: ColourState, value: number | null, limits: Limits): ColourState {
+  const { min, max } = limits;
+  if (min === null && max === null) return 'none';
+  if (value === null || Number.isNaN(value)) return previous;
+  if (value === min || value === max) return previous;
+  if (max !== null && value > max) return 'hot';
+  if (min !== null && value < min) return 'cold';
+  return 'normal';
+}
+
+/**
+ * The earlier state of each device card, across live updates and tab switches. One memory per screen: it lives as
+ * long as the screen, like the cards' earlier state did in the documents' client. Applying the same reading twice
+ * gives the same state, so a repeated render (React's StrictMode) does not change the outcome.
+ */
+export class ColourMemory {
+  private readonly states = new Map<string, ColourState>();
+
+  resolve(travelId: string, device: Pick<TravelDevice, 'mac' | 'temperature' | 'config'>): ColourState {
+    const key = `${travelId}|${device.mac}`;
+    const next = nextColourState(this.states.get(key) ?? 'none', device.temperature.value, device.config.temperature);
+    this.states.set(key, next);
+    return next;
+  }
+}
+
+export const COLOUR_STATE_LABELS: Record<ColourState, string> = {
+  none: 'Sem limites definidos',
+  hot: 'Acima da temperatura máxima',
+  cold: 'Abaixo da temperatura mínima',
+  normal: 'Temperatura dentro dos limites',
+};

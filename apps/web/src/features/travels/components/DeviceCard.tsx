@@ -1,0 +1,153 @@
+import { ActionIcon, Card, Group, Menu, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import type { TravelDevice } from '@sentinela/contract';
+import {
+  IconBattery1,
+  IconBattery2,
+  IconBattery3,
+  IconBattery4,
+  IconBatteryOff,
+  IconChartLine,
+  IconCircleCheck,
+  IconDotsVertical,
+  IconDroplet,
+  IconFlame,
+  IconHistory,
+  IconSettings,
+  IconSnowflake,
+  IconTemperature,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
+import { batteryLevel, type BatteryLevel } from '../battery';
+import { COLOUR_STATE_LABELS, type ColourState } from '../card-state';
+
+type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
+
+const BATTERY_ICONS: Record<BatteryLevel, { icon: Icon; color: string }> = {
+  unknown: { icon: IconBatteryOff, color: 'gray' },
+  low: { icon: IconBattery1, color: 'red' },
+  half: { icon: IconBattery2, color: 'orange' },
+  high: { icon: IconBattery3, color: 'teal' },
+  full: { icon: IconBattery4, color: 'teal' },
+};
+
+/** Each colour state has its own icon and colour (spec 001 §4). */
+const STATE_STYLE: Record<ColourState, { icon: Icon; color: string; background: string; border: string }> = {
+  none: { icon: IconTemperature, color: 'gray', background: 'var(--mantine-color-body)', border: 'var(--mantine-color-gray-3)' },
+  hot: { icon: IconFlame, color: 'red', background: 'var(--mantine-color-red-0)', border: 'var(--mantine-color-red-5)' },
+  cold: { icon: IconSnowflake, color: 'blue', background: 'var(--mantine-color-blue-0)', border: 'var(--mantine-color-blue-5)' },
+  normal: { icon: IconCircleCheck, color: 'teal', background: 'var(--mantine-color-teal-0)', border: 'var(--mantine-color-teal-5)' },
+};
+
+export interface DeviceCardActions {
+  onCharts?: (device: TravelDevice) => void;
+  onHistory?: (device: TravelDevice) => void;
+  /** Configurações: absent on /localizator. */
+  onSettings?: (device: TravelDevice) => void;
+}
+
+interface DeviceCardProps extends DeviceCardActions {
+  device: TravelDevice;
+  state: ColourState;
+}
+
+const range = (min: number | null, max: number | null, format: (value: number | null) => string) =>
+  min === null && max === null ? 'sem limites' : `${min === null ? '--' : format(min)} a ${max === null ? '--' : format(max)}`;
+
+/** A device of a travel (T2): name, battery, temperature with its colour state, humidity, last update, menu. */
+export function DeviceCard({ device, state, onCharts, onHistory, onSettings }: DeviceCardProps) {
+  const battery = BATTERY_ICONS[batteryLevel(device.battery.value)];
+  const style = STATE_STYLE[state];
+  const BatteryIcon = battery.icon;
+  const StateIcon = style.icon;
+  const hasMenu = !!(onCharts || onHistory || onSettings);
+
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid="device-card"
+      data-mac={device.mac}
+      data-state={state}
+      style={{ background: style.background, borderColor: style.border, borderWidth: state === 'none' ? 1 : 2 }}
+    >
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <div style={{ minWidth: 0 }}>
+            <Text fw={700} truncate="end" title={device.name}>
+              {device.name}
+            </Text>
+            <Text size="xs" c="dimmed" ff="monospace">
+              {device.mac}
+            </Text>
+          </div>
+          {hasMenu && (
+            <Menu position="bottom-end" withinPortal shadow="md">
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" aria-label={`Ações de ${device.name}`}>
+                  <IconDotsVertical size={18} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {onCharts && (
+                  <Menu.Item leftSection={<IconChartLine size={16} />} onClick={() => onCharts(device)}>
+                    Gráficos
+                  </Menu.Item>
+                )}
+                {onHistory && (
+                  <Menu.Item leftSection={<IconHistory size={16} />} onClick={() => onHistory(device)}>
+                    Histórico
+                  </Menu.Item>
+                )}
+                {onSettings && (
+                  <Menu.Item leftSection={<IconSettings size={16} />} onClick={() => onSettings(device)}>
+                    Configurações
+                  </Menu.Item>
+                )}
+                {/* Relatórios (PDF, EXCEL) go here with the reports issue (R1):
+                    GET /api/travels/{id}/devices/{mac}/history/pdf and /excel, then /api/report/files/{_id}. */}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+
+        <Group justify="space-between" wrap="nowrap" align="center">
+          <Tooltip label={COLOUR_STATE_LABELS[state]} withinPortal>
+            <Group gap={6} wrap="nowrap" data-testid="card-temperature">
+              <ThemeIcon variant="light" color={style.color} size="lg" radius="xl" aria-label={COLOUR_STATE_LABELS[state]}>
+                <StateIcon size={20} aria-hidden />
+              </ThemeIcon>
+              <Text fw={700} fz={26} lh={1} c={state === 'none' ? undefined : `${style.color}.8`}>
+                {formatTemperature(device.temperature.value)}
+              </Text>
+            </Group>
+          </Tooltip>
+          <Group gap={4} wrap="nowrap" data-testid="card-battery" data-level={batteryLevel(device.battery.value)}>
+            <ThemeIcon variant="transparent" color={battery.color} size="md" aria-hidden>
+              <BatteryIcon size={22} aria-hidden />
+            </ThemeIcon>
+            <Text size="sm" fw={600} aria-label="Bateria">
+              {device.battery.value === null ? '--' : `${Math.round(device.battery.value)}%`}
+            </Text>
+          </Group>
+        </Group>
+
+        <Group gap={6} wrap="nowrap" data-testid="card-humidity">
+          <IconDroplet size={18} color="var(--mantine-color-blue-6)" aria-hidden />
+          <Text size="sm">
+            Umidade: <b>{formatHumidity(device.humidity.value)}</b>
+          </Text>
+        </Group>
+
+        <Text size="xs" c="dimmed">
+          Limites: {range(device.config.temperature.min, device.config.temperature.max, formatTemperature)} ·{' '}
+          {range(device.config.humidity.min, device.config.humidity.max, formatHumidity)}
+        </Text>
+        <Text size="xs" c="dimmed" data-testid="card-updated">
+          Última atualização: {formatCardDateTime(device.last_update_date)}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,156 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { LocalizatorParam, type Travel, type TravelDevice, type z } from '@sentinela/contract';
+import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
+import { errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { useLocalizator } from '../api/get-localizator';
+import { ColourMemory } from '../card-state';
+import { useTravelLive } from '../live/use-travel-live';
+import { TRAVEL_MESSAGES } from '../messages';
+import '../styles';
+import { DeviceCards } from './DeviceCards';
+import { GraphModal } from './GraphModal';
+import { HistoryPanel } from './HistoryPanel';
+import { LiveBadge } from './LiveBadge';
+import { MapFallback } from './RouteModal';
+import { TravelSummary } from './TravelSummary';
+
+const TravelMap = lazy(() => import('./TravelMap'));
+
+type LocalizatorForm = z.input<typeof LocalizatorParam>;
+
+/**
+ * /localizator "Localizador" (T5): a travel by its tracking code, open to everyone. Visitors see the map and the
+ * devices; signed-in users also Registros. The code stays in the address (?cod=), so a link can be shared.
+ */
+export function LocalizatorPage() {
+  const [params, setParams] = useSearchParams();
+  const code = params.get('cod')?.trim() || null;
+  const signedIn = useSession() !== null;
+  const travel = useLocalizator(code, signedIn);
+
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LocalizatorForm>({ resolver: zodResolver(LocalizatorParam), defaultValues: { cod: code ?? '' } });
+
+  const onSubmit = handleSubmit(({ cod }) => {
+    const next = cod.trim();
+    if (next === code) void travel.refetch();
+    else setParams({ cod: next });
+  });
+
+  return (
+    <Stack gap="md">
+      <Title order={2}>Localizador</Title>
+      <Paper withBorder p="md" radius="md" component="form" onSubmit={onSubmit} noValidate>
+        <Group align="flex-start" gap="sm" wrap="wrap">
+          <TextInput
+            aria-label="Código do localizador"
+            placeholder="Digite o código do localizador"
+            required
+            autoCapitalize="characters"
+            autoComplete="off"
+            style={{ flex: '1 1 240px' }}
+            error={errors.cod?.message}
+            {...register('cod')}
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} />} loading={travel.isFetching}>
+            Procurar
+          </Button>
+        </Group>
+      </Paper>
+
+      {travel.isError && (
+        <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />} data-testid="localizator-error">
+          {errorMessage(travel.error, TRAVEL_MESSAGES.listLoadError)}
+        </Alert>
+      )}
+
+      {code && travel.isPending ? (
+        <Center py="xl">
+          <Group gap="xs">
+            <Loader size="sm" />
+            <Text c="dimmed">{TRAVEL_MESSAGES.dataLoading}</Text>
+          </Group>
+        </Center>
+      ) : (
+        <LocalizatorResult key={travel.data?._id ?? 'none'} travel={travel.data ?? null} code={code} signedIn={signedIn} />
+      )}
+    </Stack>
+  );
+}
+
+type ResultTab = 'map' | 'devices' | 'records';
+
+function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; code: string | null; signedIn: boolean }) {
+  const [tab, setTab] = useState<ResultTab>('map');
+  const [deviceMac, setDeviceMac] = useState<string | null>(null);
+  const [chartsOf, setChartsOf] = useState<TravelDevice | null>(null);
+  const [memory] = useState(() => new ColourMemory());
+  const mapHeight = useMediaQuery('(max-width: 48em)') ? 340 : 440;
+  // The public view follows the travel by its code, whoever looks.
+  const live = useTravelLive(travel?._id ?? null, code ?? undefined);
+  const recordsDevice = travel?.devices.find((device) => device.mac === deviceMac) ?? null;
+
+  const openHistory = useCallback((device: TravelDevice) => {
+    setDeviceMac(device.mac);
+    setTab('records');
+  }, []);
+
+  return (
+    <>
+      <Tabs value={tab} onChange={(value) => setTab(value === 'devices' || value === 'records' ? value : 'map')} keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="map">Mapa</Tabs.Tab>
+          <Tabs.Tab value="devices" disabled={!travel}>
+            Dispositivos
+          </Tabs.Tab>
+          {signedIn && (
+            <Tabs.Tab value="records" disabled={!recordsDevice}>
+              Registros
+            </Tabs.Tab>
+          )}
+        </Tabs.List>
+
+        <Tabs.Panel value="map" pt="md">
+          <Stack gap="sm">
+            {travel && <TravelSummary travel={travel} extra={<LiveBadge state={live} />} />}
+            <Suspense fallback={<MapFallback height={mapHeight} />}>
+              <TravelMap travel={travel} showPath={false} height={mapHeight} />
+            </Suspense>
+          </Stack>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="devices" pt="md">
+          {travel && (
+            <Stack gap="md">
+              <TravelSummary travel={travel} extra={<LiveBadge state={live} />} />
+              <DeviceCards
+                travelId={travel._id}
+                devices={travel.devices}
+                memory={memory}
+                // Readings (graphs, history) are for signed-in users; Configurações never shows here.
+                onCharts={signedIn ? setChartsOf : undefined}
+                onHistory={signedIn ? openHistory : undefined}
+              />
+            </Stack>
+          )}
+        </Tabs.Panel>
+
+        {signedIn && (
+          <Tabs.Panel value="records" pt="md">
+            {travel && recordsDevice && <HistoryPanel travelId={travel._id} device={recordsDevice} />}
+          </Tabs.Panel>
+        )}
+      </Tabs>
+      {travel && signedIn && <GraphModal travelId={travel._id} device={chartsOf} onClose={() => setChartsOf(null)} />}
+    </>
+  );
+}

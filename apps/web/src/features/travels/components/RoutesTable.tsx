@@ -1,0 +1,196 @@
+import { Alert, Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
+import { IconAlertCircle, IconCpu, IconMap2, IconPlayerPause, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { errorMessage } from '../../../lib/api-client';
+import { EMPTY, formatShortDateTime } from '../../../lib/format';
+import { useSetTravelStatus } from '../api/set-travel-status';
+import { useTravels } from '../api/list-travels';
+import { STATUS_COLORS, TRAVEL_MESSAGES } from '../messages';
+
+interface RoutesTableProps {
+  selectedId: string | null;
+  onRoute: (travel: Travel) => void;
+  onDevices: (travel: Travel) => void;
+  /** Status actions (T8): shown to profiles with 'travels:manage'. */
+  canManage: boolean;
+}
+
+const isStatus = (value: number): value is TravelStatusId => value in TRAVEL_STATUS_NAMES;
+
+export function StatusBadge({ travel }: { travel: Pick<Travel, 'status' | 'status_name'> }) {
+  return (
+    <Badge color={STATUS_COLORS[travel.status] ?? 'gray'} variant="light" data-testid="travel-status" style={{ minWidth: 'max-content' }}>
+      {travel.status_name || (isStatus(travel.status) ? TRAVEL_STATUS_NAMES[travel.status] : EMPTY)}
+    </Badge>
+  );
+}
+
+interface StatusAction {
+  to: TravelStatusId;
+  label: string;
+  icon: ReactNode;
+  color: string;
+}
+
+/** The buttons of a row's status, per TRAVEL_TRANSITIONS: Iniciar, Pausar, Retomar, Finalizar. */
+export function statusActions(status: number): StatusAction[] {
+  if (!isStatus(status)) return [];
+  return TRAVEL_TRANSITIONS[status].map((to) => {
+    if (to === TravelStatus.InProgress) {
+      return status === TravelStatus.Paused
+        ? { to, label: 'Retomar', icon: <IconPlayerPlay size={14} />, color: 'blue' }
+        : { to, label: 'Iniciar', icon: <IconPlayerPlay size={14} />, color: 'blue' };
+    }
+    if (to === TravelStatus.Paused) return { to, label: 'Pausar', icon: <IconPlayerPause size={14} />, color: 'yellow' };
+    return { to, label: 'Finalizar', icon: <IconPlayerStop size={14} />, color: 'red' };
+  });
+}
+
+const searchText = (travel: Travel) =>
+  [travel.code, travel.status_name, travel.user?.name, travel.origin.address, travel.destiny.address, travel.enterprise?.name]
+    .filter(Boolean)
+    .join(' ');
+
+/** Lista de viagens (T1): searchable, sortable, paginated, with expandable rows and the chosen row highlighted. */
+export function RoutesTable({ selectedId, onRoute, onDevices, canManage }: RoutesTableProps) {
+  const travels = useTravels();
+  const setStatus = useSetTravelStatus();
+  const [finishing, setFinishing] = useState<Travel | null>(null);
+
+  const { mutate } = setStatus;
+  const changeStatus = useCallback(
+    (travel: Travel, to: TravelStatusId) =>
+      mutate(
+        { id: travel._id, status: to },
+        {
+          onSuccess: () =>
+            notifications.show({
+              color: 'teal',
+              title: TRAVEL_MESSAGES.successTitle,
+              message: `Viagem ${travel.code}: ${TRAVEL_STATUS_NAMES[to]}.`,
+            }),
+          onError: (error) =>
+            notifications.show({ color: 'red', title: TRAVEL_MESSAGES.errorTitle, message: errorMessage(error, TRAVEL_MESSAGES.statusError) }),
+          onSettled: () => setFinishing(null),
+        },
+      ),
+    [mutate],
+  );
+
+  const columns = useMemo<DataTableColumn<Travel>[]>(
+    () => [
+      { key: 'status', header: 'Status', render: (t) => <StatusBadge travel={t} />, sortValue: (t) => t.status_name },
+      { key: 'user', header: 'Responsável', render: (t) => t.user?.name ?? EMPTY, sortValue: (t) => t.user?.name ?? null },
+      {
+        key: 'destiny',
+        header: 'Destino',
+        render: (t) => (
+          <Text size="sm" lineClamp={2} maw={320} title={t.destiny.address}>
+            {t.destiny.address}
+          </Text>
+        ),
+        sortValue: (t) => t.destiny.address,
+      },
+      {
+        key: 'actions',
+        header: 'Ações',
+        render: (t) => (
+          <Group gap={6} wrap="wrap">
+            <Button size="compact-sm" variant="light" leftSection={<IconMap2 size={14} />} onClick={() => onRoute(t)}>
+              Trajeto
+            </Button>
+            <Button size="compact-sm" variant="light" leftSection={<IconCpu size={14} />} onClick={() => onDevices(t)}>
+              Dispositivos
+            </Button>
+            {/* Relatórios (GET /api/travels/{id}/html → /api/travel-report/files/{reportId}) comes with the reports issue (R1). */}
+            {canManage &&
+              statusActions(t.status).map((action) => (
+                <Button
+                  key={action.to}
+                  size="compact-sm"
+                  variant="subtle"
+                  color={action.color}
+                  leftSection={action.icon}
+                  loading={setStatus.isPending && setStatus.variables?.id === t._id && setStatus.variables.status === action.to}
+                  onClick={() => (action.to === TravelStatus.Finished ? setFinishing(t) : changeStatus(t, action.to))}
+                >
+                  {action.label}
+                </Button>
+              ))}
+          </Group>
+        ),
+      },
+    ],
+    [onRoute, onDevices, canManage, changeStatus, setStatus.isPending, setStatus.variables],
+  );
+
+  return (
+    <>
+      {travels.isError ? (
+        <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">{TRAVEL_MESSAGES.listLoadError}</Text>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => void travels.refetch()} loading={travels.isFetching}>
+              Tentar novamente
+            </Button>
+          </Group>
+        </Alert>
+      ) : (
+        <DataTable
+          rows={travels.data ?? []}
+          columns={columns}
+          rowKey={(t) => t._id}
+          searchText={searchText}
+          searchPlaceholder="Pesquisar viagens"
+          emptyText={TRAVEL_MESSAGES.listEmpty}
+          loading={travels.isPending}
+          pageSize={10}
+          selectedKey={selectedId}
+          expandedContent={(t) => <TravelDetails travel={t} />}
+        />
+      )}
+      <ConfirmModal
+        opened={finishing !== null}
+        title="Finalizar viagem"
+        confirmLabel="Finalizar"
+        danger
+        loading={setStatus.isPending}
+        onConfirm={() => finishing && changeStatus(finishing, TravelStatus.Finished)}
+        onClose={() => setFinishing(null)}
+      >
+        {finishing ? `Finalizar a viagem ${finishing.code}? Uma viagem finalizada não pode ser retomada.` : ''}
+      </ConfirmModal>
+    </>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </div>
+  );
+}
+
+/** The expanded row: origin, destination, tracking code, dates (DD/MM HH:mm:ss). */
+function TravelDetails({ travel }: { travel: Travel }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm" verticalSpacing="xs" data-testid="travel-details">
+      <Detail label="Origem" value={travel.origin.address} />
+      <Detail label="Destino" value={travel.destiny.address} />
+      <Detail label="Código do localizador" value={<Text span ff="monospace" fw={700}>{travel.code}</Text>} />
+      {travel.enterprise && <Detail label="Empresa" value={travel.enterprise.name} />}
+      <Detail label="Criada em" value={formatShortDateTime(travel.created_at)} />
+      <Detail label="Iniciada em" value={formatShortDateTime(travel.started_at)} />
+      <Detail label="Finalizada em" value={formatShortDateTime(travel.finished_at)} />
+      <Detail label="Dispositivos" value={travel.devices.map((d) => d.name).join(', ') || EMPTY} />
+    </SimpleGrid>
+  );
+}

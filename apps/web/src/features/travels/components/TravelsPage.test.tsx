@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { startSession } from '../../../lib/session';
+import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { makeSession } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render';
+import { makeReading, makeTravel, TRAVEL_ID } from '../test-fixtures';
+
+// Leaflet and the socket are covered in Chromium (e2e); here the map is a stub and live updates are off.
+vi.mock('./TravelMap', () => ({
+  default: ({ travel }: { travel: { code: string } | null }) => <div data-testid="travel-map">{travel ? travel.code : 'Trajeto não selecionado'}</div>,
+}));
+const live = vi.hoisted(() => ({ tracked: [] as (string | null)[] }));
+vi.mock('../live/use-travel-live', () => ({
+  useTravelLive: (travelId: string | null) => {
+    live.tracked.push(travelId);
+    return null;
+  },
+}));
+
+const TRAVELS = [
+  makeTravel(),
+  makeTravel({
+    _id: '9b0c6a52-0000-4000-8000-000000000002',
+    code: 'AUR3H8T4WN',
+    status: 0,
+    status_name: 'Não iniciada',
+    destiny: { address: 'Rua XV de Novembro, 300 - Curitiba - PR', location: [-25.43, -49.27] },
+  }),
+];
+
+function handler(overrides: Partial<Record<'list' | 'detail' | 'history' | 'status', Handler>> = {}): Handler {
+  return (request) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname === '/api/travels') return (overrides.list ?? (() => jsonResponse({ data: { data: TRAVELS, total: 2, page: 1, limit: 2 } })))(request);
+    if (pathname.endsWith('/history')) return (overrides.history ?? (() => jsonResponse([makeReading(0), makeReading(5)])))(request);
+    if (pathname.endsWith('/status')) return (overrides.status ?? (() => jsonResponse(TRAVELS[1])))(request);
+    if (pathname.startsWith('/api/travels/')) return (overrides.detail ?? (() => jsonResponse(TRAVELS[0])))(request);
+    return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
+  };
+}
+
+const tab = (name: string) => screen.getByRole('tab', { name });
+const isDisabled = (element: HTMLElement) => element.hasAttribute('disabled') || element.getAttribute('data-disabled') === 'true';
+
+describe('/directions "Viagens" (T1–T4)', () => {
+  it('opens on #routes with the travels; devices and history are disabled', async () => {
+    startSession(makeSession(2));
+    const { requests } = mockFetch(handler());
+    const { router } = renderApp('/directions');
+    await waitFor(() => expect(router.state.location.hash).toBe('#routes'));
+    expect(await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).toBeTruthy();
+    expect(requests.some((r) => r.url === '/api/travels?paginate=false')).toBe(true);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Lista de viagens', 'Dispositivos', 'Histórico']);
+    expect(isDisabled(tab('Lista de viagens'))).toBe(false);
+    expect(isDisabled(tab('Dispositivos'))).toBe(true);
+    expect(isDisabled(tab('Histórico'))).toBe(true);
+    // Status actions per transition: Pausar and Finalizar for a travel in progress, Iniciar for one not started.
+    const rows = screen.getAllByRole('row');
+    expect(within(rows[1]!).getByRole('button', { name: 'Pausar' })).toBeTruthy();
+    expect(within(rows[1]!).getByRole('button', { name: 'Finalizar' })).toBeTruthy();
+    expect(within(rows[2]!).getByRole('button', { name: 'Iniciar' })).toBeTruthy();
+  });
+
+  it('Dispositivos loads the travel and opens #devices; Histórico opens #history', async () => {
+    startSession(makeSession(2));
+    const { requests } = mockFetch(handler());
+    const { router } = renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+
+    await waitFor(() => expect(router.state.location.hash).toBe('#devices'));
+    expect(await screen.findByTestId('device-card')).toBeTruthy();
+    expect(requests.some((r) => r.url === `/api/travels/${TRAVEL_ID}`)).toBe(true);
+    // On #devices the routes tab is disabled; the chosen row stays highlighted.
+    expect(isDisabled(tab('Lista de viagens'))).toBe(true);
+    expect(isDisabled(tab('Dispositivos'))).toBe(false);
+    expect(isDisabled(tab('Histórico'))).toBe(true);
+    expect(live.tracked.at(-1)).toBe(TRAVEL_ID);
+    expect(screen.getByTestId('travel-map').textContent).toBe('AUR7K2M9QX');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Histórico' }));
+    await waitFor(() => expect(router.state.location.hash).toBe('#history'));
+    const panel = await screen.findByTestId('history-panel');
+    await waitFor(() => expect(within(panel).getAllByRole('row')).toHaveLength(3));
+    // Newest first, DD/MM HH:mm:ss local time, Localização on each reading with a position.
+    expect(within(panel).getAllByRole('row')[1]!.textContent).toContain('01/03 12:30:00');
+    expect(within(panel).getAllByRole('button', { name: 'Localização' })).toHaveLength(2);
+    expect(isDisabled(tab('Lista de viagens'))).toBe(true);
+    expect(isDisabled(tab('Histórico'))).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Voltar aos dispositivos' }));
+    await waitFor(() => expect(router.state.location.hash).toBe('#devices'));
+    await userEvent.click(screen.getByRole('button', { name: 'Voltar à lista de viagens' }));
+    await waitFor(() => expect(router.state.location.hash).toBe('#routes'));
+    const selected = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    expect(selected.getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('a reload on #devices without a chosen travel goes back to #routes', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler());
+    const { router } = renderApp('/directions#devices');
+    await waitFor(() => expect(router.state.location.hash).toBe('#routes'));
+  });
+
+  it('says "Não foi possível localizar viagens" when the list fails, and the empty text otherwise', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler({ list: () => errorResponse(500, 'x') }));
+    const failed = renderApp('/directions');
+    // A 5xx is retried once before the message.
+    expect(await screen.findByText('Não foi possível localizar viagens', {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('Erro!')).toBeTruthy();
+    failed.unmount();
+
+    mockFetch(handler({ list: () => jsonResponse({ data: { data: [], total: 0, page: 1, limit: 0 } }) }));
+    renderApp('/directions');
+    expect(await screen.findByText('Nenhum registro de viagem encontrado.')).toBeTruthy();
+  });
+
+  it('an empty history says "Nenhum registro de marcação encontrado."', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler({ history: () => jsonResponse([]) }));
+    renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Histórico' }));
+    expect(await screen.findByText('Nenhum registro de marcação encontrado.')).toBeTruthy();
+  });
+
+  it('a failed history says "Não foi possível localizar pontos"', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler({ history: () => errorResponse(404, 'Viagem não encontrada.', 'NOT_FOUND') }));
+    renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Histórico' }));
+    expect(await screen.findByText('Não foi possível localizar pontos')).toBeTruthy();
+  });
+
+  it('shows the server message when a status change is refused', async () => {
+    startSession(makeSession(2));
+    const { requests } = mockFetch(
+      handler({ status: () => errorResponse(409, 'Não é possível passar de Não iniciada para Pausada.', 'CONFLICT') }),
+    );
+    renderApp('/directions');
+    const row = (await screen.findByText('Rua XV de Novembro, 300 - Curitiba - PR')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Iniciar' }));
+    expect(await screen.findByText('Não é possível passar de Não iniciada para Pausada.')).toBeTruthy();
+    expect(requests.find((r) => r.url.endsWith('/status'))).toMatchObject({ method: 'POST', body: { status: 1 } });
+  });
+
+  it('client profiles see neither Nova viagem, status actions nor Configurações', async () => {
+    startSession(makeSession(5));
+    mockFetch(handler());
+    renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    expect(screen.queryByRole('button', { name: 'Nova viagem' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Pausar' })).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos', 'Histórico']);
+  });
+});

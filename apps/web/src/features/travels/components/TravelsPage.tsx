@@ -1,0 +1,167 @@
+import { Alert, Box, Button, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { can, type Travel, type TravelDevice, type TravelReading } from '@sentinela/contract';
+import { IconAlertCircle, IconArrowLeft, IconPlus } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useMediaQuery } from '@mantine/hooks';
+import { formatShortDateTime } from '../../../lib/format';
+import { useRequiredSession } from '../../../lib/session';
+import { useTravel } from '../api/get-travel';
+import { ColourMemory } from '../card-state';
+import { useTravelLive } from '../live/use-travel-live';
+import { TRAVEL_MESSAGES } from '../messages';
+import { disabledTabs, effectiveTab, TAB_LABELS, tabFromHash, TRAVEL_TABS, type TravelTab } from '../tabs';
+import '../styles';
+import { DeviceCards } from './DeviceCards';
+import { EditTravelDeviceModal } from './EditTravelDeviceModal';
+import { GraphModal } from './GraphModal';
+import { HistoryPanel } from './HistoryPanel';
+import { LiveBadge } from './LiveBadge';
+import { MapFallback, RouteModal } from './RouteModal';
+import { RoutesTable } from './RoutesTable';
+import { TravelFormModal } from './TravelFormModal';
+import type { MapFocus } from './TravelMap';
+import { TravelSummary } from './TravelSummary';
+
+const TravelMap = lazy(() => import('./TravelMap'));
+
+/** The anchor of the map below the tabs ("Localização" scrolls here). */
+export const MAP_ANCHOR = 'mapa';
+
+/** /directions "Viagens" (T1–T4, T6, T9). */
+export function TravelsPage() {
+  const { user } = useRequiredSession();
+  const canManage = can(user.profile._id, 'travels:manage');
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  const [travelId, setTravelId] = useState<string | null>(null);
+  const [deviceMac, setDeviceMac] = useState<string | null>(null);
+  const [routeOf, setRouteOf] = useState<Travel | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [chartsOf, setChartsOf] = useState<TravelDevice | null>(null);
+  const [settingsOf, setSettingsOf] = useState<TravelDevice | null>(null);
+  const [focus, setFocus] = useState<MapFocus | null>(null);
+  const [memory] = useState(() => new ColourMemory());
+  const mapHeight = useMediaQuery('(max-width: 48em)') ? 340 : 440;
+
+  const travel = useTravel(travelId);
+  const live = useTravelLive(travelId);
+  const chosen = { travel: travelId !== null, device: deviceMac !== null };
+  const tab = effectiveTab(tabFromHash(location.hash), chosen);
+  const disabled = disabledTabs(tab, chosen);
+  const historyDevice = travel.data?.devices.find((device) => device.mac === deviceMac) ?? null;
+
+  // The hash always names the tab shown: the screen opens on #routes, and a tab whose choice is gone (a reload on
+  // #devices) falls back.
+  useEffect(() => {
+    if (location.hash !== `#${tab}`) void navigate({ hash: `#${tab}` }, { replace: true });
+  }, [location.hash, tab, navigate]);
+
+  const goTo = useCallback((next: TravelTab) => void navigate({ hash: `#${next}` }), [navigate]);
+
+  const openDevices = useCallback(
+    (row: Travel) => {
+      setTravelId(row._id);
+      setDeviceMac(null);
+      setFocus(null);
+      void navigate({ hash: '#devices' });
+    },
+    [navigate],
+  );
+  const openHistory = useCallback(
+    (device: TravelDevice) => {
+      setDeviceMac(device.mac);
+      void navigate({ hash: '#history' });
+    },
+    [navigate],
+  );
+  const locate = useCallback((reading: TravelReading) => {
+    if (reading.lat === null || reading.lng === null) return;
+    setFocus({ key: Date.now(), position: [reading.lat, reading.lng], label: `Leitura de ${formatShortDateTime(reading.createdAt)}` });
+    document.getElementById(MAP_ANCHOR)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, []);
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Viagens</Title>
+        {canManage && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            Nova viagem
+          </Button>
+        )}
+      </Group>
+
+      <Tabs value={tab} onChange={(value) => value && goTo(tabFromHash(value))} keepMounted={false}>
+        <Tabs.List>
+          {TRAVEL_TABS.map((name) => (
+            <Tabs.Tab key={name} value={name} disabled={disabled[name]}>
+              {TAB_LABELS[name]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+
+        <Tabs.Panel value="routes" pt="md">
+          <RoutesTable selectedId={travelId} onRoute={setRouteOf} onDevices={openDevices} canManage={canManage} />
+        </Tabs.Panel>
+
+        <Tabs.Panel value="devices" pt="md">
+          <Stack gap="md">
+            <Group justify="space-between" align="flex-start" wrap="wrap">
+              {travel.data ? <TravelSummary travel={travel.data} extra={<LiveBadge state={live} />} /> : <span />}
+              <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={() => goTo('routes')}>
+                Voltar à lista de viagens
+              </Button>
+            </Group>
+            {travel.isPending ? (
+              <Center py="xl">
+                <Group gap="xs">
+                  <Loader size="sm" />
+                  <Text c="dimmed">{TRAVEL_MESSAGES.dataLoading}</Text>
+                </Group>
+              </Center>
+            ) : travel.isError ? (
+              <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
+                {TRAVEL_MESSAGES.devicesLoadError}
+              </Alert>
+            ) : (
+              <DeviceCards
+                travelId={travel.data._id}
+                devices={travel.data.devices}
+                memory={memory}
+                onCharts={setChartsOf}
+                onHistory={openHistory}
+                onSettings={canManage ? setSettingsOf : undefined}
+              />
+            )}
+          </Stack>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="history" pt="md">
+          {travelId && historyDevice ? (
+            <Stack gap="sm">
+              <Group justify="flex-end">
+                <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={() => goTo('devices')}>
+                  Voltar aos dispositivos
+                </Button>
+              </Group>
+              <HistoryPanel travelId={travelId} device={historyDevice} onLocate={locate} />
+            </Stack>
+          ) : null}
+        </Tabs.Panel>
+      </Tabs>
+
+      <Box component="section" id={MAP_ANCHOR} aria-label="Mapa" style={{ scrollMarginTop: 16 }}>
+        <Suspense fallback={<MapFallback height={mapHeight} />}>
+          <TravelMap travel={travel.data ?? null} showPath focus={focus} height={mapHeight} />
+        </Suspense>
+      </Box>
+
+      {travelId && <GraphModal travelId={travelId} device={chartsOf} onClose={() => setChartsOf(null)} />}
+      {travelId && <EditTravelDeviceModal travelId={travelId} device={settingsOf} onClose={() => setSettingsOf(null)} />}
+      <RouteModal travel={routeOf} onClose={() => setRouteOf(null)} />
+      <TravelFormModal opened={creating} onClose={() => setCreating(false)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,171 @@
+import { z } from './zod-locale';
+import { IsoDate } from './common';
+
+/** Travel statuses (spec 001 §4) and the transitions we allow: 0 → 1 ⇄ 3 → 2, and 1 → 2. */
+export const TravelStatus = { NotStarted: 0, InProgress: 1, Finished: 2, Paused: 3 } as const;
+export type TravelStatusId = (typeof TravelStatus)[keyof typeof TravelStatus];
+
+export const TRAVEL_STATUS_NAMES: Record<TravelStatusId, string> = {
+  0: 'Não iniciada',
+  1: 'Em andamento',
+  2: 'Finalizada',
+  3: 'Pausada',
+};
+
+export const TRAVEL_TRANSITIONS: Record<TravelStatusId, readonly TravelStatusId[]> = {
+  0: [1],
+  1: [3, 2],
+  3: [1, 2],
+  2: [],
+};
+
+/** [latitude, longitude], as the documents carry positions. */
+export const LatLng = z.tuple([
+  z.number().min(-90, 'Latitude inválida.').max(90, 'Latitude inválida.'),
+  z.number().min(-180, 'Longitude inválida.').max(180, 'Longitude inválida.'),
+]);
+export type LatLng = z.infer<typeof LatLng>;
+
+export const Place = z.object({ address: z.string(), location: LatLng.nullable() });
+
+const Range = z.object({ min: z.number().nullable(), max: z.number().nullable() });
+
+/** A device card of a travel (spec 001 §3 "Travel device"). Limits are the travel's own when set, else the device's. */
+export const TravelDevice = z.object({
+  _id: z.string(),
+  name: z.string(),
+  mac: z.string(),
+  battery: z.object({ value: z.number().nullable() }),
+  temperature: z.object({ value: z.number().nullable() }),
+  humidity: z.object({ value: z.number().nullable() }),
+  last_update_date: IsoDate.nullable(),
+  config: z.object({ temperature: Range, humidity: Range }),
+});
+export type TravelDevice = z.infer<typeof TravelDevice>;
+
+export const Travel = z.object({
+  _id: z.string(),
+  code: z.string(),
+  status: z.number().int(),
+  status_name: z.string(),
+  /** The responsible user; null in the public (tracking-code) view. */
+  user: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  enterprise: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  origin: Place,
+  destiny: Place,
+  devices: z.array(TravelDevice),
+  last_position: LatLng.nullable(),
+  created_at: IsoDate,
+  started_at: IsoDate.nullable(),
+  finished_at: IsoDate.nullable(),
+});
+export type Travel = z.infer<typeof Travel>;
+
+export const TravelListQuery = z.object({
+  paginate: z.enum(['true', 'false']).default('true'),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+});
+
+/** GET /api/travels answers `data.data` (the documents' client reads that path). */
+export const TravelListResponse = z.object({
+  data: z.object({ data: z.array(Travel), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+});
+
+/**
+ * A reading of GET /api/travels/{id}/devices/{mac}/history, which answers TravelReading[]: the device's readings
+ * within the travel, the newest 10,000 of them, oldest first. A travel not started answers [].
+ */
+export const TravelReading = z.object({
+  createdAt: IsoDate,
+  temperature: z.number().nullable(),
+  humidity: z.number().nullable(),
+  battery: z.number().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  travelId: z.string(),
+  mac: z.string(),
+});
+export type TravelReading = z.infer<typeof TravelReading>;
+
+/**
+ * A point of the travelled path (GET /api/travels/{id}/locations answers TravelLocation[]), oldest first, one point
+ * per change of position, thinned evenly to about 2,000 points on long travels (first and last kept).
+ */
+export const TravelLocation = z.object({ createdAt: IsoDate, location: LatLng, mac: z.string() });
+export type TravelLocation = z.infer<typeof TravelLocation>;
+
+const PlaceInput = z.object({
+  address: z.string().trim().min(3, 'Informe o endereço.').max(300, 'Endereço longo demais.'),
+  location: LatLng,
+});
+
+const LimitsInput = z.object({
+  temperature: z.object({ min: z.number().nullable().optional(), max: z.number().nullable().optional() }).optional(),
+  humidity: z.object({ min: z.number().nullable().optional(), max: z.number().nullable().optional() }).optional(),
+});
+
+export const TravelDeviceInput = z.object({
+  device_id: z.uuid('Dispositivo inválido.'),
+  name: z.string().trim().max(80).optional(),
+  config: LimitsInput.optional(),
+});
+
+/** POST /api/travels (travels:manage) answers 201 with the Travel (status 0, a new tracking code). */
+export const CreateTravelBody = z.object({
+  origin: PlaceInput,
+  destiny: PlaceInput,
+  responsible_user_id: z.uuid('Informe o responsável.'),
+  devices: z.array(TravelDeviceInput).min(1, 'Escolha ao menos um dispositivo.').max(50),
+  /** Only the super admin chooses; everyone else creates travels in their own enterprise. */
+  enterprise_id: z.uuid().optional(),
+});
+
+/** PUT /api/travels/{id}: given fields only; `devices` replaces the travel's list. 409 once finished. Answers the Travel. */
+export const UpdateTravelBody = CreateTravelBody.omit({ enterprise_id: true }).partial();
+
+/** POST /api/travels/{id}/status answers the Travel; a transition outside TRAVEL_TRANSITIONS is 409 (pt-BR message). */
+export const TravelStatusBody = z.object({
+  status: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { message: 'Status de viagem inválido.' }),
+});
+
+/**
+ * PUT /api/travels/edit-travel-device (spec 001 §7) answers the Travel. In `config`, an absent value keeps the travel's
+ * limit and null clears it (the device's own applies again).
+ */
+export const EditTravelDeviceBody = z.object({
+  name: z.string().trim().min(1, 'Informe o nome do dispositivo.').max(80),
+  config: LimitsInput,
+  travel_id: z.uuid('Viagem inválida.'),
+  device_id: z.uuid('Dispositivo inválido.'),
+});
+
+/**
+ * GET /api/travels/localizator/{cod} (public; case, spaces and dashes ignored): the Travel, with `user: null` for
+ * visitors (full view for a signed-in user who may see it). 404 unknown code; 410 "Esta viagem já foi finalizada."
+ * for a finished travel (except to such a user); 429 after LOCALIZATOR_MAX_PER_MINUTE lookups from one address.
+ */
+export const LocalizatorParam = z.object({
+  cod: z.string().trim().min(1, 'Informe o código do localizador.').max(40, 'Código inválido.'),
+});
+
+/** Live topics (T6). The server emits on these event names to the sockets in the travel's room. */
+export const travelTopics = {
+  devices: (travelId: string) => `travel-logs:${travelId}`,
+  location: (travelId: string) => `travel-location-logs:${travelId}`,
+};
+
+/** Payload of travel-logs:{travelId}: the whole device list, which replaces the client's. */
+export const TravelDevicesEvent = z.array(TravelDevice);
+
+/** Payload of travel-location-logs:{travelId}: the newest position. */
+export const TravelLocationEvent = z.object({ travelId: z.string(), last_position: LatLng, mac: z.string(), createdAt: IsoDate });
+
+/**
+ * Client → server: `emit('subscribe', SubscribeTravel, ack)` joins a travel's room (signed-in sockets pass the travel
+ * id, visitors the tracking code) and acknowledges with SubscribeAck; `emit('unsubscribe', { travelId }, ack)` leaves.
+ * The handshake carries `auth: { token }` (the session token) or nothing; a bad token fails the connection
+ * (`connect_error`, message "Sua sessão expirou, por favor efetue login novamente.", data.code SESSION_EXPIRED).
+ */
+export const SubscribeTravel = z.union([z.object({ travelId: z.uuid() }), z.object({ code: z.string().min(1).max(40) })]);
+export const SubscribeAck = z.union([z.object({ ok: z.literal(true), travelId: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
