@@ -4,7 +4,7 @@ import type { ReadingsStoredEvent } from './event-bus';
 type LocationEvent = z.infer<typeof TravelLocationEvent>;
 
 /** Travels emitted per turn of the event loop within a flush. */
-const EMIT_SLICE = 20;
+const EMIT_SLICE = 50;
 
 export interface TravelFeedOptions {
   /** The device cards of these travels: one query for all of them. */
