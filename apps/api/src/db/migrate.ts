@@ -1,14 +1,18 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database';
 import * as initialSchema from './migrations/2026-11-22T0900-initial-schema';
-import * as ingestAndAlarms from './migrations/2026-11-24T0900-ingest-and-alarms';
-import * as travels from './migrations/2026-11-26T0900-travels';
+import * as ingestAndAlarms from './migrations/2026-11-22T1000-ingest-and-alarms';
+import * as travels from './migrations/2026-11-22T1100-travels';
 
-/** Every migration, by name in date order. A static list: no file-system lookups at run time. */
+/**
+ * Every migration, by name in date order. A static list: no file-system lookups at run time.
+ * Name a new one with the day it is written (never a future date): the migrator refuses a migration that sorts
+ * before one a database has already run.
+ */
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0900-initial-schema': initialSchema,
-  '2026-11-24T0900-ingest-and-alarms': ingestAndAlarms,
-  '2026-11-26T0900-travels': travels,
+  '2026-11-22T1000-ingest-and-alarms': ingestAndAlarms,
+  '2026-11-22T1100-travels': travels,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
