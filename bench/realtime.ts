@@ -1,10 +1,12 @@
 // Live-update benchmark (issue 4), run by scripts/bench.mjs (`npm run bench -- --only realtime`):
 //   setup   --db URL --travels N --out FILE          migrate; one enterprise, N travels in progress with a device
 //                                                     each, sessions, a gateway key; writes FILE (JSON)
-//   run     --url URL --setup FILE --clients C --processes P --rate R --batches B --duration S [--positions]
+//   run     --url URL[,URL…] --setup FILE --clients C --processes P --rate R --batches B --duration S [--positions]
 //           opens C Socket.IO clients in P child processes (client k follows travel k mod N), then posts R readings
 //           per second through HTTP ingestion (B batches a second, each reading the next one of its travel), and
-//           measures every delivery of travel-logs (and with --positions travel-location-logs)
+//           measures every delivery of travel-logs (and with --positions travel-location-logs). With several URLs
+//           (API processes sharing rooms through Redis), client process p connects to URL p mod n and batch k
+//           goes to URL k mod n, as behind a load balancer.
 //   clients (forked by run)
 // Latency is taken on the machine's monotonic clock (process.hrtime), which every process shares: from the
 // ingest acknowledgement (the HTTP answer, sent after the commit) to the client's receipt of the message that
@@ -171,6 +173,7 @@ async function run() {
   const warmupS = Number(args.warmup);
   // Readings of second n carry time base + n s: the clients read the sequence number back from the message.
   const base = Date.now() - 2000;
+  const urls = args.url!.split(',').map((u) => new URL(u));
 
   const children: ChildProcess[] = [];
   const perChild = Math.ceil(clientCount / processes);
@@ -178,7 +181,7 @@ async function run() {
   await Promise.all(
     Array.from({ length: processes }, (_, p) => {
       const count = Math.max(0, Math.min(perChild, clientCount - p * perChild));
-      const child = fork(fileURLToPath(import.meta.url), ['clients', '--url', args.url!, '--setup', args.setup!, '--from', String(p * perChild), '--count', String(count), '--base', String(base)], {
+      const child = fork(fileURLToPath(import.meta.url), ['clients', '--url', urls[p % urls.length]!.origin, '--setup', args.setup!, '--from', String(p * perChild), '--count', String(count), '--base', String(base)], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
@@ -202,8 +205,8 @@ async function run() {
   let errors = 0;
   let accepted = 0;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const url = new URL('/api/ingest/readings', args.url);
-  const post = (body: string) =>
+  const ingestUrls = urls.map((u) => new URL('/api/ingest/readings', u));
+  const post = (body: string, url: URL) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `ApiKey ${file.key}`, 'content-length': Buffer.byteLength(body) } }, (res) => {
         let text = '';
@@ -238,7 +241,7 @@ async function run() {
     const started = mono();
     for (const t of batchTravels) sent[t * (seconds + 1) + seq] = started;
     inFlight.push(
-      post(body).then(
+      post(body, ingestUrls[tick % ingestUrls.length]!).then(
         (res) => {
           const at = mono();
           if (res.status !== 200) {
@@ -337,7 +340,7 @@ async function run() {
   }
   ackLatencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
-    clients: clientCount, processes, travels, rate, batchesPerSecond, seconds, warmup: warmupS, positions: args.positions,
+    servers: urls.length, clients: clientCount, processes, travels, rate, batchesPerSecond, seconds, warmup: warmupS, positions: args.positions,
     connectSeconds: Math.round(connectSeconds * 10) / 10, accepted, errors, readingsPerSecond: Math.round(accepted / ingestSeconds),
     ackP50: Math.round(percentile(ackLatencies, 50) * 10) / 10, ackP99: Math.round(percentile(ackLatencies, 99) * 10) / 10,
     ...result,

@@ -12,7 +12,8 @@
 // Then live updates (bench/realtime.ts): 10,000 Socket.IO clients (in 2 processes) following 1,000 travels in
 // progress, 1,000 readings a second through HTTP ingestion (--batches 20 a second): every delivery of travel-logs
 // and its latency from the ingest acknowledgement (--quick: 15 s; --positions adds travel-location-logs;
-// --clients, --travels, --rate change the load).
+// --clients, --travels, --rate change the load; --client-processes spreads the clients over more processes;
+// --servers 2 runs two API processes sharing the rooms through a throwaway Redis, clients and batches split).
 // --only ingest|history|realtime runs one of the three.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startPostgres } from './lib/postgres.mjs';
+import { startRedis } from './lib/redis.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, '.tmp/bench');
@@ -44,6 +46,8 @@ const { values: args } = parseArgs({
     travels: { type: 'string', default: '1000' },
     rate: { type: 'string', default: '1000' },
     batches: { type: 'string', default: '20' },
+    'client-processes': { type: 'string', default: '2' },
+    servers: { type: 'string', default: '1' },
     positions: { type: 'boolean', default: false },
   },
 });
@@ -102,6 +106,8 @@ console.log(`Benchmark de ingestão: ${cpus().length} núcleos (${cpuModel}), fa
 
 const postgres = await startPostgres({ durable: args.durable });
 let server;
+/** Extra API processes and Redis of the realtime phase with --servers, stopped here whatever happens. */
+const cleanups = [];
 try {
   if (!args.only || args.only === 'ingest') await ingestionBenchmark();
   if (!args.only || args.only === 'history') {
@@ -120,6 +126,7 @@ try {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
   }
+  for (const cleanup of cleanups) await cleanup();
   postgres.stop();
 }
 
@@ -221,23 +228,36 @@ async function realtimeBenchmark() {
   const seconds = args.duration ?? (args.quick ? '15' : '60');
   await realtimePhase('setup', ['--db', dbUrl, '--travels', args.travels, '--out', setupFile]);
 
-  const httpPort = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_ENABLED: '0',
-      DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: '',
-    },
-  });
-  const baseUrl = `http://127.0.0.1:${httpPort}`;
-  await waitForHealth(baseUrl, server);
-  const isServer = (pid) => pid === String(server.pid);
+  const count = Number(args.servers);
+  const redis = count > 1 ? await startRedis() : null;
+  if (redis) cleanups.push(() => redis.stop());
+  const servers = [];
+  const baseUrls = [];
+  for (let i = 0; i < count; i++) {
+    const httpPort = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_ENABLED: '0',
+        DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: redis?.url ?? '',
+      },
+    });
+    servers.push(child);
+    cleanups.push(async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    });
+    baseUrls.push(`http://127.0.0.1:${httpPort}`);
+    await waitForHealth(baseUrls[i], child);
+  }
+  const isServer = (pid) => servers.some((s) => String(s.pid) === pid);
   const isPostgres = (_pid, comm, cmdline) => comm === 'postgres' && cmdline().includes('sentinela_realtime');
   const loadBefore = Number(loadavg()[0].toFixed(2));
   const cpu0 = [cpuSeconds(isServer), cpuSeconds(isPostgres), performance.now()];
   const result = await realtimePhase('run', [
-    '--url', baseUrl, '--setup', setupFile, '--clients', args.clients, '--processes', '2', '--rate', args.rate, '--batches', args.batches,
+    '--url', baseUrls.join(','), '--setup', setupFile, '--clients', args.clients, '--processes', args['client-processes'], '--rate', args.rate, '--batches', args.batches,
     '--duration', seconds, ...(args.positions ? ['--positions'] : []),
   ]);
   const wall = (performance.now() - cpu0[2]) / 1000;
@@ -246,13 +266,12 @@ async function realtimeBenchmark() {
   result.loadAverage = [loadBefore, Number(loadavg()[0].toFixed(2))];
   const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, ...result };
   writeFileSync(path.join(outDir, 'realtime.json'), JSON.stringify(summary, null, 2));
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 
   const ok = (cond) => (cond ? 'ok' : 'ABAIXO DA META');
   const rows = [['travel-logs', result.cards], ...(result.positions ? [['travel-location-logs', result.positions]] : [])];
   console.log(`
-| Medida (${result.clients.toLocaleString('pt-BR')} clientes em ${result.travels.toLocaleString('pt-BR')} viagens, ${result.batchesPerSecond} lotes/s, ${result.seconds} s) | Resultado | Meta |
+| Medida (${result.servers} servidor(es), ${result.clients.toLocaleString('pt-BR')} clientes em ${result.processes} processos, ${result.travels.toLocaleString('pt-BR')} viagens, ${result.batchesPerSecond} lotes/s, ${result.seconds} s) | Resultado | Meta |
 |---|---|---|
 | Ingestão HTTP | ${result.readingsPerSecond.toLocaleString('pt-BR')} leituras/s, confirmação p50 ${result.ackP50} ms, p99 ${result.ackP99} ms | 1.000/s |
 ${rows.map(([topic, r]) => `| ${topic}: entregas | ${r.received.toLocaleString('pt-BR')} de ${r.expected.toLocaleString('pt-BR')} (${r.deliveriesPerSecond.toLocaleString('pt-BR')}/s); agrupadas ${r.coalesced}, perdidas ${r.lost} (${ok(r.missing === 0)}) | todas |
@@ -260,7 +279,7 @@ ${rows.map(([topic, r]) => `| ${topic}: entregas | ${r.received.toLocaleString('
 | ${topic}: p99 de cada segundo | mediana ${r.secondP99Median} ms; segundos com p99 < 50 ms: ${r.secondsUnder50} | — |
 | ${topic}: envio da ingestão → cliente | p50 ${r.fromRequestP50} ms, p99 ${r.fromRequestP99} ms | — |`).join('\n')}
 | Conexão e assinatura dos clientes | ${result.connectSeconds} s | — |
-| CPU (núcleos): servidor / PostgreSQL | ${result.serverCpu} / ${result.postgresCpu} | — |
+| CPU (núcleos): servidor(es) / PostgreSQL | ${result.serverCpu} / ${result.postgresCpu} | — |
 | Carga da máquina (load average 1 min, início → fim) | ${result.loadAverage.join(' → ')} | — |
 
 PostgreSQL ${version}; ${result.errors} erros HTTP. Resultados em .tmp/bench/realtime.json.`);
