@@ -14,3 +14,4 @@ export * from './travels';
 export * from './ingest';
 export * from './gateways';
 export * from './alarms';
+export * from './reports';

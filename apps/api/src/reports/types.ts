@@ -1,0 +1,80 @@
+/**
+ * What the report renderers take. Renderers are pure: data in, a file out, no database inside (ARCHITECTURE).
+ * The reports service loads this data within the asking user's tenant scope and hands it over.
+ */
+
+export interface ReportReading {
+  ts: Date;
+  temperature: number | null;
+  humidity: number | null;
+  battery: number | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+export interface Range {
+  min: number | null;
+  max: number | null;
+}
+
+export interface ReportLimits {
+  temperature: Range;
+  humidity: Range;
+}
+
+/** An alarm (excursion, no data, …) raised in the period, with its acknowledgement when there is one. */
+export interface ReportAlarm {
+  occurredAt: Date;
+  type: string;
+  message: string;
+  temperature: Range;
+  humidity: Range;
+  active: boolean;
+  acknowledgedAt: Date | null;
+  acknowledgedBy: string | null;
+  acknowledgementMessage: string | null;
+}
+
+/** A device's readings over a period: the device history report, and each device section of a travel report. */
+export interface DeviceReportInput {
+  /** The report's id, printed on every page so an auditor can name it. */
+  reportId: string;
+  enterprise: { name: string } | null;
+  device: { name: string; mac: string; serial: string | null };
+  /** Set when the device report is about one device within a travel. */
+  travel: TravelSummary | null;
+  period: { from: Date; to: Date };
+  /** The user's extra filters (temperature/humidity ranges), printed so a filtered report is never taken for a full one. */
+  valueFilters: { temperature: Range; humidity: Range };
+  limits: ReportLimits;
+  /** Oldest first. */
+  readings: ReportReading[];
+  alarms: ReportAlarm[];
+  issuer: { name: string; username: string };
+  generatedAt: Date;
+  /** IANA zone the times are printed in (America/Sao_Paulo by default). */
+  timeZone: string;
+}
+
+export interface TravelSummary {
+  code: string;
+  status: string;
+  origin: string;
+  destination: string;
+  responsible: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** The whole-travel report: the travel, then one section per device. */
+export interface TravelReportInput {
+  reportId: string;
+  enterprise: { name: string } | null;
+  travel: TravelSummary;
+  /** Number of recorded positions and the travelled distance in km (from the positions). */
+  route: { positions: number; distanceKm: number };
+  devices: Array<Omit<DeviceReportInput, 'reportId' | 'enterprise' | 'travel' | 'issuer' | 'generatedAt' | 'timeZone'>>;
+  issuer: { name: string; username: string };
+  generatedAt: Date;
+  timeZone: string;
+}
