@@ -40,8 +40,8 @@ export function createServices(
   clock: Clock,
   log: { error: (obj: unknown, msg: string) => void; warn: (obj: unknown, msg: string) => void },
 ): AppServices {
-  const sessions = new SessionService(db, clock);
   const events = new EventBus(log);
+  const sessions = new SessionService(db, clock, events);
   const accessLog = new AccessLogWriter(db, log);
   return {
     config,

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { io as connectClient, type Socket } from 'socket.io-client';
-import { MSG, SubscribeAck, TravelDevicesEvent, TravelLocationEvent } from '@sentinela/contract';
+import { MSG, SubscribeAck, TravelChangedEvent, TravelDevicesEvent, TravelLocationEvent } from '@sentinela/contract';
+import { sha256 } from '../src/lib/tokens';
 import { createTestContext, type TestContext } from './context';
 import { at, postReadings } from './ingest-helpers';
 import { CODES, MACS, deviceId, travelId } from './travel-helpers';
@@ -99,6 +100,17 @@ describe('a signed-in user following a travel', () => {
     expect(TravelDevicesEvent.parse(await cards)[0]!.name).toBe('Baú ao vivo');
   });
 
+  it('hears that the travel changed when its status does', async () => {
+    const joao = await client(tokens['joao.silva']);
+    const travel = ids.auroraInProgress!;
+    await joao.subscribe({ travelId: travel });
+    const changed = joao.next(`travel-changed:${travel}`);
+    const paused = await ctx.request('POST', `/api/travels/${travel}/status`, tokens['aurora.adm'], { status: 3 });
+    expect(paused.statusCode).toBe(200);
+    expect(TravelChangedEvent.parse(await changed)).toEqual({ travelId: travel });
+    expect((await ctx.request('POST', `/api/travels/${travel}/status`, tokens['aurora.adm'], { status: 1 })).statusCode).toBe(200);
+  });
+
   it('stops receiving a travel it unsubscribed from', async () => {
     const admin = await client(tokens.admin);
     const maria = await client(tokens['maria.souza']);
@@ -165,11 +177,52 @@ describe('sessions', () => {
     expect(err.data?.code).toBe('SESSION_EXPIRED');
   });
 
-  it('refuses subscriptions once the session was ended', async () => {
+  it('refuses subscriptions once the session was ended, even when no announcement closed the socket', async () => {
     const { token } = await ctx.login('joao.silva');
     const joao = await client(token);
-    expect((await ctx.request('POST', '/api/logout', token)).statusCode).toBe(200);
+    // As if another server process revoked it and its announcement was lost: the subscription checks anyway.
+    await ctx.services.db.updateTable('sessions').set({ revoked_at: ctx.clock.now() }).where('token_hash', '=', sha256(token)).execute();
     expect(await joao.subscribe({ travelId: ids.auroraInProgress })).toEqual({ ok: false, error: MSG.sessionExpired });
+  });
+
+  /** Resolves with the reason when the server closes the socket. */
+  const closedByServer = (socket: Socket) => new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
+  it('closes the socket at once when its session logs out, and only that one', async () => {
+    const first = await ctx.login('joao.silva');
+    const second = await ctx.login('joao.silva');
+    const leaving = await client(first.token);
+    const staying = await client(second.token);
+    const closed = closedByServer(leaving.socket);
+    expect((await ctx.request('POST', '/api/logout', first.token)).statusCode).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect(await staying.subscribe({ travelId: ids.auroraInProgress })).toEqual({ ok: true, travelId: ids.auroraInProgress });
+    expect(staying.socket.connected).toBe(true);
+  });
+
+  it('closes every socket of a user an administrator deactivates', async () => {
+    const maria = await ctx.login('maria.souza');
+    const vidaAdm = await ctx.login('vida.adm');
+    const sockets = [await client(maria.token), await client(maria.token)];
+    const admin = await client(vidaAdm.token);
+    const closed = sockets.map((c) => closedByServer(c.socket));
+    const off = await ctx.request('POST', '/api/client-active-inactive', vidaAdm.token, { user_id: maria.user._id, status: true });
+    expect(off.statusCode).toBe(200);
+    expect(await Promise.all(closed)).toEqual(['io server disconnect', 'io server disconnect']);
+    expect(admin.socket.connected).toBe(true);
+    await ctx.request('POST', '/api/client-active-inactive', vidaAdm.token, { user_id: maria.user._id, status: false });
+  });
+
+  it('closes the sockets of a deactivated enterprise, not those of others', async () => {
+    const vida = await ctx.login('vida.adm');
+    const vidaSocket = await client(vida.token);
+    const auroraSocket = await client(tokens['aurora.adm']);
+    const closed = closedByServer(vidaSocket.socket);
+    const enterpriseId = vida.user.enterprise!._id;
+    expect((await ctx.request('POST', '/api/client-active-inactive', tokens.admin, { client_id: enterpriseId, status: true })).statusCode).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect(await auroraSocket.subscribe({ travelId: ids.auroraInProgress })).toMatchObject({ ok: true });
+    await ctx.request('POST', '/api/client-active-inactive', tokens.admin, { client_id: enterpriseId, status: false });
   });
 
   it('refuses an expired token at the handshake', async () => {

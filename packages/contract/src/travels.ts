@@ -153,7 +153,11 @@ export const LocalizatorParam = z.object({
 export const travelTopics = {
   devices: (travelId: string) => `travel-logs:${travelId}`,
   location: (travelId: string) => `travel-location-logs:${travelId}`,
+  /** The travel itself changed (status, places, responsible, devices): clients reload it. Payload TravelChangedEvent. */
+  changed: (travelId: string) => `travel-changed:${travelId}`,
 };
+
+export const TravelChangedEvent = z.object({ travelId: z.string() });
 
 /** Payload of travel-logs:{travelId}: the whole device list, which replaces the client's. */
 export const TravelDevicesEvent = z.array(TravelDevice);

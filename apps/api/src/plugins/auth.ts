@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { can, MSG, type Permission } from '@sentinela/contract';
+import { can, MSG, SESSION_EXPIRED_CODE, type Permission } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
 import { scopeFor, type TenantScope } from '../lib/tenant-scope';
 import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
@@ -65,7 +65,7 @@ async function auth(app: FastifyInstance, opts: { sessions: SessionService }) {
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
     const session = await opts.sessions.authenticate(token);
-    if (!session) throw new AppError('SESSION_EXPIRED', MSG.sessionExpired);
+    if (!session) throw new AppError(SESSION_EXPIRED_CODE, MSG.sessionExpired);
     request.auth = { ...session, scope: scopeOf(session) };
     if (!can(session.profileId, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
   });

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
 import { useRedisAdapter } from '../realtime/redis-adapter';
-import { authenticateSockets, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
+import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
 import { TravelFeed } from '../realtime/travel-feed';
 import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
@@ -50,6 +50,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   const unsubscribe = [
     services.events.on('readings.stored', (event) => feed.readingsStored(event)),
     services.events.on('travel.changed', (event) => feed.travelChanged(event.travelId)),
+    services.events.on('sessions.ended', (ended) => disconnectEnded(io, ended)),
   ];
 
   if (config.redisUrl) {

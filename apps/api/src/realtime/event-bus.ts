@@ -42,7 +42,11 @@ export interface AppEvents {
   'gateway.revoked': [{ gatewayId: string }];
   /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
   'travel.changed': [{ travelId: string }];
+  /** Sessions ended before their expiry: one (logout), a user's (deactivation, password reset), an enterprise's. */
+  'sessions.ended': [SessionsEndedEvent];
 }
+
+export type SessionsEndedEvent = { sessionId: string } | { userId: string } | { enterpriseId: string };
 
 /**
  * A typed in-process event bus. Events are emitted only after the transaction that caused them committed;

@@ -1,14 +1,17 @@
 import type { Server, Socket } from 'socket.io';
-import { MSG } from '@sentinela/contract';
+import { MSG, SESSION_EXPIRED_CODE } from '@sentinela/contract';
 import type { Clock } from '../lib/clock';
 import type { TenantScope } from '../lib/tenant-scope';
 import type { SessionService } from '../modules/auth/session-service';
 import { scopeOf } from '../plugins/auth';
+import type { SessionsEndedEvent } from './event-bus';
 
 /** A signed-in socket: its session (by token, as HTTP) and what it may see. */
 export interface SocketAuth {
   token: string;
   sessionId: string;
+  userId: string;
+  enterpriseId: string | null;
   scope: TenantScope;
   expiresAt: Date;
 }
@@ -58,11 +61,18 @@ export function authenticateSockets(io: RealtimeServer, sessions: SessionService
     socket.data.ip = clientAddress(socket, options.trustProxy);
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === '') return next();
-    if (typeof token !== 'string') return next(refusal('SESSION_EXPIRED', MSG.sessionExpired));
+    if (typeof token !== 'string') return next(refusal(SESSION_EXPIRED_CODE, MSG.sessionExpired));
     sessions.authenticate(token).then(
       (session) => {
-        if (!session) return next(refusal('SESSION_EXPIRED', MSG.sessionExpired));
-        socket.data.auth = { token, sessionId: session.sessionId, scope: scopeOf(session), expiresAt: session.expiresAt };
+        if (!session) return next(refusal(SESSION_EXPIRED_CODE, MSG.sessionExpired));
+        socket.data.auth = {
+          token,
+          sessionId: session.sessionId,
+          userId: session.userId,
+          enterpriseId: session.enterpriseId,
+          scope: scopeOf(session),
+          expiresAt: session.expiresAt,
+        };
         next();
       },
       (err: unknown) => {
@@ -73,8 +83,21 @@ export function authenticateSockets(io: RealtimeServer, sessions: SessionService
   });
 }
 
+/** The room of a session's sockets, by what ended: one session, all of a user's, all of an enterprise's. */
+export function sessionsRoom(ended: SessionsEndedEvent): string {
+  if ('sessionId' in ended) return `session:${ended.sessionId}`;
+  if ('userId' in ended) return `user:${ended.userId}`;
+  return `enterprise:${ended.enterpriseId}`;
+}
+
+/** Closes at once the sockets of sessions that were ended (through the adapter, on every server). */
+export function disconnectEnded(io: RealtimeServer, ended: SessionsEndedEvent): void {
+  io.in(sessionsRoom(ended)).disconnectSockets(true);
+}
+
 /**
- * Ends a signed-in socket when its session ends (expiry, logout, a disabled user): at the session's expiry
+ * Ends a signed-in socket when its session ends. Logout, deactivation and password resets announce it
+ * (`disconnectEnded`, through rooms every signed-in socket joins); expiry has no event: at the session's expiry
  * the socket reads it again, without renewing it (a socket left open is not activity), and either waits for
  * the new expiry that the user's requests have pushed or disconnects.
  */
@@ -90,6 +113,11 @@ export class SessionWatch {
   watch(socket: RealtimeSocket): void {
     const auth = socket.data.auth;
     if (!auth) return;
+    void socket.join([
+      sessionsRoom({ sessionId: auth.sessionId }),
+      sessionsRoom({ userId: auth.userId }),
+      ...(auth.enterpriseId ? [sessionsRoom({ enterpriseId: auth.enterpriseId })] : []),
+    ]);
     this.schedule(socket, auth.expiresAt);
     socket.once('disconnect', () => {
       clearTimeout(this.timers.get(socket.id));

@@ -93,11 +93,15 @@ describe('TravelFeed', () => {
     expect(emitted.map((e) => e.travelId)).toEqual([T1, T2]);
   });
 
-  it('sends a changed travel’s cards', async () => {
+  it('tells a changed travel’s watchers to reload it, with its new cards', async () => {
     feed.travelChanged(T2);
     feed.travelChanged(UNWATCHED);
     await settle();
     expect(loads).toEqual([[T2]]);
+    expect(emitted.map((e) => [e.event, e.payload])).toEqual([
+      [`travel-logs:${T2}`, [{ name: `cards of ${T2}` }]],
+      [`travel-changed:${T2}`, { travelId: T2 }],
+    ]);
   });
 
   it('sends nothing after close', async () => {

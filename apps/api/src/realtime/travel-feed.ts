@@ -21,6 +21,8 @@ export interface TravelFeedOptions {
 
 interface Pending {
   cards: boolean;
+  /** The travel itself changed: its watchers reload it (the cards alone do not carry status or places). */
+  changed: boolean;
   location: LocationEvent | null;
   locationMs: number;
 }
@@ -67,10 +69,12 @@ export class TravelFeed {
     this.schedule();
   }
 
-  /** After a travel changed (status, devices, a card's name or limits): its watchers get the new cards. */
+  /** After a travel changed (status, devices, a card's name or limits): its watchers reload it and get the new cards. */
   travelChanged(travelId: string): void {
     if (!this.options.watched(travelId)) return;
-    this.entry(travelId).cards = true;
+    const entry = this.entry(travelId);
+    entry.cards = true;
+    entry.changed = true;
     this.schedule();
   }
 
@@ -84,7 +88,7 @@ export class TravelFeed {
   private entry(travelId: string): Pending {
     let entry = this.pending.get(travelId);
     if (!entry) {
-      entry = { cards: false, location: null, locationMs: -Infinity };
+      entry = { cards: false, changed: false, location: null, locationMs: -Infinity };
       this.pending.set(travelId, entry);
     }
     return entry;
@@ -153,6 +157,7 @@ export class TravelFeed {
       const [travelId, entry] = ready[i]!;
       if (entry.cards && cards) this.options.emit(travelId, travelTopics.devices(travelId), cards.get(travelId) ?? []);
       if (entry.location) this.options.emit(travelId, travelTopics.location(travelId), entry.location);
+      if (entry.changed) this.options.emit(travelId, travelTopics.changed(travelId), { travelId });
     }
   }
 }

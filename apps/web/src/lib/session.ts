@@ -94,14 +94,15 @@ export function onSessionExpired(listener: Listener): () => void {
   return () => expiryListeners.delete(listener);
 }
 
-function subscribe(listener: Listener): () => void {
+/** Hears sign-in and sign-out (not each window slide). */
+export function onSessionChange(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 /** The current session, re-rendering on sign-in and sign-out (not on each window slide). */
 export function useSession(): Session | null {
-  return useSyncExternalStore(subscribe, getSession, getSession);
+  return useSyncExternalStore(onSessionChange, getSession, getSession);
 }
 
 /** Provided by the session guard to the screens it lets through. */

@@ -2,6 +2,7 @@ import { SESSION_WINDOW_MS } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { newSecret, sha256 } from '../../lib/tokens';
+import type { EventBus, SessionsEndedEvent } from '../../realtime/event-bus';
 
 export interface AuthenticatedSession {
   sessionId: string;
@@ -28,6 +29,7 @@ export class SessionService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   async create(userId: string, meta: ClientMeta): Promise<{ token: string; expiresAt: Date }> {
@@ -96,15 +98,26 @@ export class SessionService {
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).execute();
+    this.announceEnded({ sessionId });
   }
 
-  /** Ends every session of a user (deactivation, password change), optionally inside the caller's transaction. */
-  async revokeAllOf(userId: string, db: Db = this.db): Promise<void> {
-    await db
+  /**
+   * Ends every session of a user (deactivation, password change). Inside a caller's transaction (`trx`) the
+   * caller announces the end with `announceEnded` once it committed: live connections must not be cut for a
+   * change that may still roll back.
+   */
+  async revokeAllOf(userId: string, trx?: Db): Promise<void> {
+    await (trx ?? this.db)
       .updateTable('sessions')
       .set({ revoked_at: this.clock.now() })
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .execute();
+    if (!trx) this.announceEnded({ userId });
+  }
+
+  /** Tells long-lived connections (Socket.IO) that sessions ended, so they close now rather than at expiry. */
+  announceEnded(event: SessionsEndedEvent): void {
+    this.events.emit('sessions.ended', event);
   }
 }

@@ -21,6 +21,7 @@ export class UserService {
     if (target.clientId) {
       if (auth.profileId !== Profile.SuperAdmin) throw forbidden();
       if (!(await setEnterpriseDisabled(this.db, target.clientId, deactivate, now))) throw notFound('Empresa não encontrada.');
+      if (deactivate) this.sessions.announceEnded({ enterpriseId: target.clientId });
       // The documents use the user texts for both; an enterprise screen says what happened to the enterprise.
       return deactivate ? MSG.enterpriseDeactivated : MSG.enterpriseActivated;
     }
@@ -49,6 +50,7 @@ export class UserService {
       await setUserPassword(trx, user.id, passwordHash, this.clock.now());
       await this.sessions.revokeAllOf(user.id, trx);
     });
+    this.sessions.announceEnded({ userId: user.id });
     return MSG.passwordResetByAdmin;
   }
 }

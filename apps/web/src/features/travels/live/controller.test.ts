@@ -13,6 +13,7 @@ class FakeSocket implements LiveSocket {
   readonly listeners = new Map<string, Set<Listener>>();
   readonly emitted: { event: string; payload: unknown; ack?: Callback }[] = [];
   disconnected = false;
+  connects = 0;
 
   on(event: string, listener: Listener) {
     if (!this.listeners.has(event)) this.listeners.set(event, new Set());
@@ -28,6 +29,10 @@ class FakeSocket implements LiveSocket {
     this.emitted.push({ event, payload, ack: ack as Callback | undefined });
     return this;
   }
+  connect() {
+    this.connects += 1;
+    return this;
+  }
   disconnect() {
     this.disconnected = true;
     return this;
@@ -38,7 +43,7 @@ class FakeSocket implements LiveSocket {
   }
 }
 
-function setup(token: string | null = 'token-1') {
+function setup(token: string | null = 'token-1', onSessionRefused?: () => void) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const sockets: { socket: FakeSocket; token: string | null }[] = [];
   const flushes: (() => void)[] = [];
@@ -50,6 +55,7 @@ function setup(token: string | null = 'token-1') {
       sockets.push({ socket, token: t });
       return socket;
     },
+    onSessionRefused,
     // Batches flush when the test says so (the app waits 100 ms).
     schedule: (flush) => {
       flushes.push(flush);
@@ -168,6 +174,50 @@ describe('travel live controller (T6)', () => {
     expect(subscribes).toHaveLength(2);
     await vi.waitFor(() => expect(fetchTravel).toHaveBeenCalledTimes(2));
     unobserve();
+  });
+
+  it('reloads the travel and the list when the server says the travel changed (a status is not in the cards)', async () => {
+    const { controller, queryClient, socket } = setup();
+    const fetchTravel = vi.fn(async () => makeTravel());
+    const fetchList = vi.fn(async () => [makeTravel()]);
+    const observers = [
+      new QueryObserver(queryClient, { queryKey: travelKeys.detail(TRAVEL_ID), queryFn: fetchTravel }),
+      new QueryObserver(queryClient, { queryKey: travelKeys.list, queryFn: fetchList }),
+    ];
+    const unobserve = observers.map((o) => o.subscribe(() => {}));
+    await vi.waitFor(() => expect(observers.every((o) => o.getCurrentResult().data)).toBe(true));
+    controller.track({ travelId: TRAVEL_ID });
+
+    socket().serve(`travel-changed:${TRAVEL_ID}`, { travelId: TRAVEL_ID });
+    await vi.waitFor(() => expect(fetchTravel).toHaveBeenCalledTimes(2));
+    expect(fetchList).toHaveBeenCalledTimes(2);
+    unobserve.forEach((off) => off());
+  });
+
+  it('when the server closes the socket, tries once more; a refused session ends it and tells the app', () => {
+    const refused = vi.fn();
+    const { controller, socket } = setup('token-1', refused);
+    const states: LiveState[] = [];
+    controller.track({ travelId: TRAVEL_ID }, (state) => states.push(state));
+    socket().serve('connect');
+    socket().serve('disconnect', 'io server disconnect');
+    expect(states.at(-1)).toEqual({ status: 'offline' });
+    expect(socket().connects).toBe(1);
+
+    socket().serve('connect_error', Object.assign(new Error('Sua sessão expirou'), { data: { code: 'SESSION_EXPIRED' } }));
+    expect(refused).toHaveBeenCalledTimes(1);
+    expect(socket().disconnected).toBe(true);
+  });
+
+  it('a connection error that is not about the session only marks the travel offline', () => {
+    const refused = vi.fn();
+    const { controller, socket } = setup('token-1', refused);
+    const states: LiveState[] = [];
+    controller.track({ travelId: TRAVEL_ID }, (state) => states.push(state));
+    socket().serve('connect_error', new Error('xhr poll error'));
+    expect(states.at(-1)).toEqual({ status: 'offline' });
+    expect(refused).not.toHaveBeenCalled();
+    expect(socket().disconnected).toBe(false);
   });
 
   it('leaves the room when the tracked travel changes, and closes the socket when nothing is tracked', () => {

@@ -1,4 +1,5 @@
 import {
+  SESSION_EXPIRED_CODE,
   SubscribeAck,
   travelTopics,
   TravelDevicesEvent,
@@ -23,6 +24,7 @@ export interface LiveSocket {
   on(event: string, listener: (...args: never[]) => void): unknown;
   off(event: string, listener?: (...args: never[]) => void): unknown;
   emit(event: string, ...args: unknown[]): unknown;
+  connect(): unknown;
   disconnect(): unknown;
 }
 
@@ -62,6 +64,7 @@ interface Tracked {
   state: LiveState;
   onDevices: (payload: unknown) => void;
   onLocation: (payload: unknown) => void;
+  onChanged: () => void;
   /** The newest device list received since the last flush (each message replaces the list). */
   pendingDevices: TravelDevice[] | null;
   /** Positions received since the last flush, oldest first. */
@@ -80,6 +83,8 @@ export interface TravelLiveControllerOptions {
    * to another, or React's StrictMode re-running effects, then reuses it.
    */
   idleCloseMs?: number;
+  /** The server refused the socket's session (expired, logged out elsewhere, user deactivated). */
+  onSessionRefused?: () => void;
 }
 
 export class TravelLiveController {
@@ -94,6 +99,7 @@ export class TravelLiveController {
   private cancelFlush: (() => void) | null = null;
   private readonly idleCloseMs: number;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly onSessionRefused: () => void;
 
   constructor(options: TravelLiveControllerOptions) {
     this.queryClient = options.queryClient;
@@ -101,6 +107,7 @@ export class TravelLiveController {
     this.getToken = options.getToken;
     this.schedule = options.schedule ?? defaultScheduler;
     this.idleCloseMs = options.idleCloseMs ?? 0;
+    this.onSessionRefused = options.onSessionRefused ?? (() => {});
   }
 
   /** Follows a travel until the returned function is called; `onState` hears the subscription's state. */
@@ -163,6 +170,8 @@ export class TravelLiveController {
         entry.pendingLocations.push(parsed.data);
         this.requestFlush();
       },
+      // Status, places or devices changed: the cards alone do not say, so the travel and the list are reloaded.
+      onChanged: () => void this.refetchTravel(target.travelId),
     };
     return entry;
   }
@@ -180,7 +189,7 @@ export class TravelLiveController {
     this.socket = socket;
     socket.on('connect', this.onConnect);
     socket.on('disconnect', this.onDisconnect);
-    socket.on('connect_error', this.onDisconnect);
+    socket.on('connect_error', this.onConnectError);
     for (const entry of this.tracked.values()) this.listen(entry);
   }
 
@@ -190,7 +199,7 @@ export class TravelLiveController {
     this.socket = null;
     socket.off('connect', this.onConnect);
     socket.off('disconnect', this.onDisconnect);
-    socket.off('connect_error', this.onDisconnect);
+    socket.off('connect_error', this.onConnectError);
     for (const entry of this.tracked.values()) this.unlisten(socket, entry);
     socket.disconnect();
   }
@@ -199,11 +208,13 @@ export class TravelLiveController {
     if (!this.socket) return;
     this.socket.on(travelTopics.devices(entry.target.travelId), entry.onDevices);
     this.socket.on(travelTopics.location(entry.target.travelId), entry.onLocation);
+    this.socket.on(travelTopics.changed(entry.target.travelId), entry.onChanged);
   }
 
   private unlisten(socket: LiveSocket, entry: Tracked): void {
     socket.off(travelTopics.devices(entry.target.travelId), entry.onDevices);
     socket.off(travelTopics.location(entry.target.travelId), entry.onLocation);
+    socket.off(travelTopics.changed(entry.target.travelId), entry.onChanged);
   }
 
   /** Joins the travel's room; Socket.IO buffers the emit until the socket is connected. */
@@ -252,9 +263,20 @@ export class TravelLiveController {
     }
   };
 
-  private readonly onDisconnect = (): void => {
+  private readonly onDisconnect = (reason?: string): void => {
     for (const entry of this.tracked.values()) {
       if (entry.state.status !== 'refused') this.setState(entry, { status: 'offline' });
+    }
+    // The server closed the socket (it does when the session ends) and Socket.IO will not retry by itself: one
+    // attempt tells a passing restart from an ended session, which the handshake then refuses.
+    if (reason === 'io server disconnect') this.socket?.connect();
+  };
+
+  private readonly onConnectError = (err?: { data?: { code?: string } }): void => {
+    this.onDisconnect();
+    if (err?.data?.code === SESSION_EXPIRED_CODE && this.socketToken !== null) {
+      this.close();
+      this.onSessionRefused();
     }
   };
 
@@ -309,12 +331,14 @@ export class TravelLiveController {
   }
 
   private refetchSnapshot(travelId: string): Promise<unknown> {
+    return Promise.all([this.refetchTravel(travelId), this.queryClient.invalidateQueries({ queryKey: travelKeys.locations(travelId) })]);
+  }
+
+  /** Every cached copy of the travel, and the list that shows its status. */
+  private refetchTravel(travelId: string): Promise<unknown> {
     return Promise.all([
-      this.queryClient.invalidateQueries({
-        queryKey: travelKeys.all,
-        predicate: (query) => isTravel(query.state.data, travelId),
-      }),
-      this.queryClient.invalidateQueries({ queryKey: travelKeys.locations(travelId) }),
+      this.queryClient.invalidateQueries({ queryKey: travelKeys.all, predicate: (query) => isTravel(query.state.data, travelId) }),
+      this.queryClient.invalidateQueries({ queryKey: travelKeys.list }),
     ]);
   }
 }

@@ -1,7 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { io } from 'socket.io-client';
 import { useEffect, useState } from 'react';
-import { getSession } from '../../../lib/session';
+import { expireSession, getSession, onSessionChange } from '../../../lib/session';
 import { TravelLiveController, type LiveSocket, type LiveState } from './controller';
 
 /** Same origin as the page; the API serves Socket.IO at /socket.io (Vite proxies it in development). */
@@ -20,8 +20,18 @@ export function travelLiveController(queryClient: QueryClient): TravelLiveContro
       createSocket: connect,
       getToken: () => getSession()?.token ?? null,
       idleCloseMs: 3_000,
+      // The app alerts and goes to /login, as when an HTTP call finds the session ended.
+      onSessionRefused: expireSession,
     });
     controllers.set(queryClient, controller);
+    // Signing out (or in as someone else) ends the old session's connection and subscriptions.
+    const live = controller;
+    let token = getSession()?.token ?? null;
+    onSessionChange(() => {
+      const next = getSession()?.token ?? null;
+      if (next !== token) live.close();
+      token = next;
+    });
   }
   return controller;
 }
