@@ -182,7 +182,8 @@ async function run() {
     Array.from({ length: processes }, (_, p) => {
       const count = Math.max(0, Math.min(perChild, clientCount - p * perChild));
       const child = fork(fileURLToPath(import.meta.url), ['clients', '--url', urls[p % urls.length]!.origin, '--setup', args.setup!, '--from', String(p * perChild), '--count', String(count), '--base', String(base)], {
-        execArgv: ['--import', 'tsx'],
+        // 5,000 sockets per process allocate fast: the same young-generation size as the server, fewer pauses.
+        execArgv: ['--max-semi-space-size=64', '--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);

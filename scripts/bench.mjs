@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startPostgres } from './lib/postgres.mjs';
 import { startRedis } from './lib/redis.mjs';
+import { serverArgs } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, '.tmp/bench');
@@ -143,7 +144,7 @@ async function ingestionBenchmark() {
   const { key } = await phase('setup', ['--db', dbUrl, '--devices', args.devices]);
   const httpPort = await freePort();
   const mqttPort = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+  server = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -235,7 +236,7 @@ async function realtimeBenchmark() {
   const baseUrls = [];
   for (let i = 0; i < count; i++) {
     const httpPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+    const child = spawn(process.execPath, serverArgs(root), {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {

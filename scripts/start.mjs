@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from './lib/run.mjs';
+import { serverArgs } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webDist = path.join(root, 'apps/web/dist');
@@ -24,7 +25,7 @@ if (!process.env.WEB_DIST && sources.some((s) => newestMtime(path.join(root, s))
   if (code !== 0) process.exit(code);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+const server = spawn(process.execPath, serverArgs(root), {
   stdio: 'inherit',
   cwd: root,
   env: { WEB_DIST: webDist, NODE_ENV: 'production', ...process.env },

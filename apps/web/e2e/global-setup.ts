@@ -39,6 +39,8 @@ export default async function setup(project: TestProject) {
   let stopPostgres: (() => void) | undefined;
   // @ts-expect-error plain ESM helpers shared with the test runner script
   const { startPostgres, freePort } = await import('../../../scripts/lib/postgres.mjs');
+  // @ts-expect-error plain ESM helper shared with `npm start` and the benchmarks
+  const { serverArgs } = await import('../../../scripts/lib/server-process.mjs');
   if (!adminUrl) {
     const server = await startPostgres();
     adminUrl = server.url as string;
@@ -59,7 +61,7 @@ export default async function setup(project: TestProject) {
 
   const port = (await freePort()) as number;
   const mqttPort = (await freePort()) as number;
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')], {
+  const server = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
