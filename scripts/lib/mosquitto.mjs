@@ -3,61 +3,20 @@
 // started again on the same port and still hold the queued messages of persistent sessions. As root,
 // Mosquitto drops to its own `mosquitto` user after binding, so its folder is handed to that user.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureDebianPackage, firstExisting, isRoot, waitForPort } from './debian-packages.mjs';
 import { freePort } from './postgres.mjs';
 
-const isRoot = process.getuid?.() === 0;
-const CANDIDATES = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'];
-
-function findMosquitto() {
-  return CANDIDATES.find((p) => existsSync(p));
-}
-
-function installMosquitto() {
-  if (!isRoot) throw new Error('Mosquitto not found; install the "mosquitto" package (apt-get install mosquitto).');
-  console.log('[mqtt] installing Mosquitto from Debian packages…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  try {
-    execFileSync('apt-get', ['install', '-y', '-qq', 'mosquitto'], { stdio: 'inherit', env });
-  } catch {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'mosquitto'], { stdio: 'inherit', env });
-  }
-}
-
-function waitForPort(port, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once('error', () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`Mosquitto did not open port ${port}`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
+const findMosquitto = firstExisting(['/usr/sbin/mosquitto', '/usr/bin/mosquitto']);
 
 /**
  * Starts a broker; returns its URL, port, `stop()` (graceful: the broker saves its persistence),
  * `start()` (again, on the same port) and `dispose()` (stop and remove its files).
  */
 export async function startMosquitto() {
-  let bin = findMosquitto();
-  if (!bin) {
-    installMosquitto();
-    bin = findMosquitto();
-    if (!bin) throw new Error('Mosquitto installed but its binary was not found');
-  }
+  const bin = ensureDebianPackage({ pkg: 'mosquitto', find: findMosquitto, label: 'mqtt' });
   const dir = mkdtempSync(path.join(tmpdir(), 'sentinela-mqtt-'));
   chmodSync(dir, 0o777);
   if (isRoot) execFileSync('chown', ['mosquitto:mosquitto', dir]);
@@ -90,7 +49,7 @@ export async function startMosquitto() {
     exited = new Promise((resolve) => child.once('exit', resolve));
     try {
       await Promise.race([
-        waitForPort(port, 10_000),
+        waitForPort(port, 10_000, 'Mosquitto'),
         exited.then((code) => Promise.reject(new Error(`Mosquitto exited (${code}): ${stderr}`))),
       ]);
     } catch (err) {

@@ -5,8 +5,8 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureDebianPackage, isRoot } from './debian-packages.mjs';
 
-const isRoot = process.getuid?.() === 0;
 
 function findBinDir() {
   const candidates = [];
@@ -19,14 +19,6 @@ function findBinDir() {
     }
   }
   return candidates.find((dir) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl')));
-}
-
-function installPostgres() {
-  if (!isRoot) throw new Error('PostgreSQL binaries not found; install the "postgresql" package (apt-get install postgresql).');
-  console.log('[pg] installing PostgreSQL from Debian packages…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], { stdio: 'inherit', env });
 }
 
 export function freePort() {
@@ -53,12 +45,7 @@ function asPostgresUser(bin, args) {
  * `durable` is set: the benchmark measures with both.
  */
 export async function startPostgres({ durable = false } = {}) {
-  let binDir = findBinDir();
-  if (!binDir) {
-    installPostgres();
-    binDir = findBinDir();
-    if (!binDir) throw new Error('PostgreSQL installed but initdb was not found');
-  }
+  const binDir = ensureDebianPackage({ pkg: 'postgresql', find: findBinDir, label: 'pg' });
   const dir = mkdtempSync(path.join(tmpdir(), 'sentinela-pg-'));
   chmodSync(dir, 0o777);
   if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);

@@ -18,6 +18,10 @@ export const TEMPLATE_DB = 'sentinela_template';
  * With TEST_DB=pglite every test file opens its own in-memory embedded database instead.
  */
 export default async function setup(project: TestProject) {
+  // The report tests check generated PDFs with poppler's tools, as an auditor would.
+  // @ts-expect-error plain ESM helper shared with the test runner script
+  const { ensurePoppler } = await import('../../../scripts/lib/debian-packages.mjs');
+  ensurePoppler();
   if (process.env.TEST_DB === 'pglite') {
     project.provide('postgres', null);
     return;
