@@ -1,4 +1,5 @@
 import { dayjs } from '../../lib/dayjs';
+import { parseNumberField, type NumberField } from '../../lib/number-field';
 
 /**
  * The history filter (spec 001 "Device history", §3 history filter params) in its three forms:
@@ -14,7 +15,6 @@ export const DEFAULT_WINDOW_MS = 2 * 24 * 60 * 60 * 1000;
 /** Format of a datetime-local input (minutes; seconds when the browser sends them). */
 const INPUT_FORMAT = 'YYYY-MM-DDTHH:mm';
 
-export type NumberField = number | string;
 
 export interface FilterFormValues {
   minTemp: NumberField;
@@ -59,15 +59,6 @@ export function defaultFilter(now: Date): HistoryFilterState {
     to: now.toISOString(),
     isUtc: false,
   };
-}
-
-/** A number field: '' means no filter; a decimal comma is accepted. NaN when it is not a number. */
-export function parseNumberField(value: NumberField): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : Number.NaN;
-  const text = value.trim().replace(',', '.');
-  if (text === '') return null;
-  const number = Number(text);
-  return Number.isFinite(number) ? number : Number.NaN;
 }
 
 /**

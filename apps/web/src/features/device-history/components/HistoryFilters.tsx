@@ -7,8 +7,8 @@ import {
   type FilterErrors,
   type FilterFormValues,
   type HistoryFilterState,
-  type NumberField,
 } from '../filter';
+import type { NumberField } from '../../../lib/number-field';
 
 interface HistoryFiltersProps {
   /** The applied filter; the form starts from it (remount with a key to reset). */

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { EditTravelDeviceBody, z, type TravelDevice } from '@sentinela/contract';
-import { Controller, useForm, type Control } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
+import { LimitFields, limitsBody, limitsDefaults, limitsShape, refineLimits } from '../../../components/form/limits';
 import { errorMessage } from '../../../lib/api-client';
 import { useEditTravelDevice, type EditTravelDeviceInput } from '../api/edit-travel-device';
 import { TRAVEL_MESSAGES } from '../messages';
@@ -22,86 +23,19 @@ export function EditTravelDeviceModal({ travelId, device, onClose }: EditTravelD
   );
 }
 
-/** An optional number: empty means no limit (null). */
-const optionalNumber = (label: string) =>
-  z.union([z.number(), z.string()]).transform((value, ctx) => {
-    if (typeof value === 'number') return value;
-    const text = value.trim().replace(',', '.');
-    if (text === '' || text === '-') return null;
-    const number = Number(text);
-    if (Number.isNaN(number)) {
-      ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
-      return z.NEVER;
-    }
-    return number;
-  });
-
 const EditSchema = z
-  .object({
-    name: EditTravelDeviceBody.shape.name,
-    temperatureMin: optionalNumber('Temperatura mínima'),
-    temperatureMax: optionalNumber('Temperatura máxima'),
-    humidityMin: optionalNumber('Umidade mínima'),
-    humidityMax: optionalNumber('Umidade máxima'),
-  })
-  .superRefine((form, ctx) => {
-    if (form.temperatureMin !== null && form.temperatureMax !== null && form.temperatureMin >= form.temperatureMax) {
-      ctx.addIssue({ code: 'custom', path: ['temperatureMax'], message: 'A temperatura mínima deve ser menor que a máxima.' });
-    }
-    if (form.humidityMin !== null && form.humidityMax !== null && form.humidityMin >= form.humidityMax) {
-      ctx.addIssue({ code: 'custom', path: ['humidityMax'], message: 'A umidade mínima deve ser menor que a máxima.' });
-    }
-  });
+  .object({ name: EditTravelDeviceBody.shape.name, ...limitsShape })
+  .superRefine(refineLimits);
 
 type EditFormInput = z.input<typeof EditSchema>;
 type EditFormOutput = z.output<typeof EditSchema>;
 
 export function toEditBody(form: EditFormOutput, travelId: string, deviceId: string): EditTravelDeviceInput {
-  return {
-    name: form.name,
-    config: {
-      temperature: { min: form.temperatureMin, max: form.temperatureMax },
-      humidity: { min: form.humidityMin, max: form.humidityMax },
-    },
-    travel_id: travelId,
-    device_id: deviceId,
-  };
-}
-
-function NumberField({
-  control,
-  name,
-  label,
-}: {
-  control: Control<EditFormInput, unknown, EditFormOutput>;
-  name: Exclude<keyof EditFormInput, 'name'>;
-  label: string;
-}) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field, fieldState }) => (
-        <NumberInput
-          label={label}
-          value={field.value}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          ref={field.ref}
-          decimalSeparator=","
-          decimalScale={2}
-          hideControls
-          inputMode="decimal"
-          error={fieldState.error?.message}
-        />
-      )}
-    />
-  );
+  return { name: form.name, config: limitsBody(form), travel_id: travelId, device_id: deviceId };
 }
 
 function EditForm({ travelId, device, onClose }: { travelId: string; device: TravelDevice; onClose: () => void }) {
   const edit = useEditTravelDevice();
-  const value = (number: number | null) => (number === null ? '' : number);
   const {
     register,
     control,
@@ -109,13 +43,7 @@ function EditForm({ travelId, device, onClose }: { travelId: string; device: Tra
     formState: { errors },
   } = useForm<EditFormInput, unknown, EditFormOutput>({
     resolver: zodResolver(EditSchema),
-    defaultValues: {
-      name: device.name,
-      temperatureMin: value(device.config.temperature.min),
-      temperatureMax: value(device.config.temperature.max),
-      humidityMin: value(device.config.humidity.min),
-      humidityMax: value(device.config.humidity.max),
-    },
+    defaultValues: { name: device.name, ...limitsDefaults(device.config) },
   });
 
   const onSubmit = handleSubmit((form) =>
@@ -140,12 +68,7 @@ function EditForm({ travelId, device, onClose }: { travelId: string; device: Tra
         <Text size="sm" fw={600}>
           Limites nesta viagem (vazio: sem limite)
         </Text>
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="xs">
-          <NumberField control={control} name="temperatureMin" label="Temperatura mínima (°C)" />
-          <NumberField control={control} name="temperatureMax" label="Temperatura máxima (°C)" />
-          <NumberField control={control} name="humidityMin" label="Umidade mínima (%)" />
-          <NumberField control={control} name="humidityMax" label="Umidade máxima (%)" />
-        </SimpleGrid>
+        <LimitFields control={control} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={edit.isPending}>
             Cancelar
