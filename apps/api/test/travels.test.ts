@@ -400,6 +400,12 @@ describe('PUT /api/travels/{id}', () => {
     expect(travel.destiny).toEqual(PLACES.santos);
     expect(travel.devices.map((d) => d.name).sort()).toEqual(['Baú Caminhão 02', 'Câmara móvel']);
 
+    // A device kept without a name or limits keeps the ones it has in this travel.
+    const kept = await ctx.request('PUT', `/api/travels/${ids.auroraNotStarted}`, aurora, {
+      devices: [{ device_id: await deviceId(ctx, MACS.truck2) }, { device_id: await deviceId(ctx, MACS.chamber) }],
+    });
+    expect(Travel.parse(kept.json()).devices.map((d) => d.name).sort()).toEqual(['Baú Caminhão 02', 'Câmara móvel']);
+
     const back = await ctx.request('PUT', `/api/travels/${ids.auroraNotStarted}`, aurora, { devices: [{ device_id: await deviceId(ctx, MACS.truck2) }] });
     expect(back.json().devices).toHaveLength(1);
     const events = (await ctx.request('GET', `/api/beacon-device/${MACS.chamber}/logs`, aurora)).json().content;

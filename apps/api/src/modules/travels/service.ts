@@ -202,8 +202,10 @@ export class TravelService {
       const before = new Set(await travelDeviceIds(trx, id));
       const devices = await this.claimDevices(trx, actor, travel.enterprise_id, wanted, { id, deviceIds: before });
       const removed = [...before].filter((d) => !wanted.includes(d));
-      await deleteTravelDevices(trx, id, [...before]);
-      await insertTravelDevices(trx, input.devices.map((d) => travelDeviceRow(id, d, devices.get(d.device_id)!)));
+      // A device kept without a new name or limits keeps its travel settings (the list is replaced, not its cards).
+      const untouched = new Set(input.devices.filter((d) => before.has(d.device_id) && d.name === undefined && d.config === undefined).map((d) => d.device_id));
+      await deleteTravelDevices(trx, id, [...before].filter((d) => !untouched.has(d)));
+      await insertTravelDevices(trx, input.devices.filter((d) => !untouched.has(d.device_id)).map((d) => travelDeviceRow(id, d, devices.get(d.device_id)!)));
       const route = routeText(input.origin?.address ?? travel.origin_address, input.destiny?.address ?? travel.destiny_address);
       for (const deviceId of wanted) if (!before.has(deviceId)) await this.deviceEvent(trx, actor, deviceId, `Incluído na viagem ${route}`, now);
       for (const deviceId of removed) await this.deviceEvent(trx, actor, deviceId, `Retirado da viagem ${route}`, now);
