@@ -14,7 +14,9 @@
 // and its latency from the ingest acknowledgement (--quick: 15 s; --positions adds travel-location-logs;
 // --clients, --travels, --rate change the load; --client-processes spreads the clients over more processes;
 // --servers 2 runs two API processes sharing the rooms through a throwaway Redis, clients and batches split).
-// --only ingest|history|realtime runs one of the three.
+// Then reports (bench/reports.ts, bench/report-queue.ts): a signed PDF of 10,000 readings, an Excel of 100,000, a
+// travel report; and 50 reports queued at once through HTTP while the API is timed under light load.
+// --only ingest|history|realtime|reports runs one of the four.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -113,15 +115,14 @@ try {
   if (!args.only || args.only === 'ingest') await ingestionBenchmark();
   if (!args.only || args.only === 'history') {
     const historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
-    const code = await new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/history.ts'), ...historyArgs], {
-        cwd: root, stdio: 'inherit', env: { ...process.env, DATABASE_URL: postgres.url },
-      });
-      child.on('exit', resolve);
-    });
-    if (code !== 0) process.exitCode = 1;
+    if ((await runScript('bench/history.ts', historyArgs, { DATABASE_URL: postgres.url })) !== 0) process.exitCode = 1;
   }
   if (!args.only || args.only === 'realtime') await realtimeBenchmark();
+  if (!args.only || args.only === 'reports') {
+    const render = await runScript('bench/reports.ts', args.quick ? ['--runs', '3'] : []);
+    const queue = await runScript('bench/report-queue.ts', args.quick ? ['--reports', '20'] : [], { DATABASE_URL: postgres.url });
+    if (render !== 0 || queue !== 0) process.exitCode = 1;
+  }
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -129,6 +130,14 @@ try {
   }
   for (const cleanup of cleanups) await cleanup();
   postgres.stop();
+}
+
+/** Runs a benchmark script that prints its own table; resolves with its exit code. */
+function runScript(file, scriptArgs, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, file), ...scriptArgs], { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', resolve);
+  });
 }
 
 async function ingestionBenchmark() {

@@ -11,6 +11,7 @@ import web from './plugins/web';
 import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
 import realtime from './plugins/realtime';
+import jobs from './plugins/jobs';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -23,6 +24,7 @@ import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
 import { alarmRoutes } from './modules/alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
+import { reportRoutes } from './modules/reports/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -58,8 +60,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });
   await app.register(realtime, { services });
+  await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

@@ -1,5 +1,11 @@
 import type { AppConfig } from './config/config';
-import type { Db } from './db/database';
+import { jobConnectionOf, type Db } from './db/database';
+import { JobQueue } from './jobs/job-queue';
+import { defineReportJob } from './modules/reports/job';
+import { RenderPool } from './modules/reports/render/render-pool';
+import type { SigningSource } from './modules/reports/render/render-task';
+import { ReportService } from './modules/reports/service';
+import { ReportStorage } from './modules/reports/storage';
 import type { Clock } from './lib/clock';
 import { IngestService } from './ingest/ingest-service';
 import { AlarmService } from './modules/alarms/service';
@@ -32,17 +38,29 @@ export interface AppServices {
   gateways: GatewayService;
   alarms: AlarmService;
   travels: TravelService;
+  /** Background jobs in the database (pg-boss); started and stopped by the jobs plugin. */
+  jobs: JobQueue;
+  /** Threads that render and sign report files. */
+  renderPool: RenderPool;
+  reports: ReportService;
 }
 
 export function createServices(
   config: AppConfig,
   db: Db,
   clock: Clock,
-  log: { error: (obj: unknown, msg: string) => void; warn: (obj: unknown, msg: string) => void },
+  log: { info: (obj: unknown, msg: string) => void; error: (obj: unknown, msg: string) => void; warn: (obj: unknown, msg: string) => void },
 ): AppServices {
   const events = new EventBus(log);
   const sessions = new SessionService(db, clock, events);
   const accessLog = new AccessLogWriter(db, log);
+  const jobConnection = jobConnectionOf(db);
+  if (!jobConnection) throw new Error('The database must be opened with openDatabase (the job queue shares its connection).');
+  const jobs = new JobQueue(jobConnection, log);
+  const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
+  const renderPool = new RenderPool(config.reportWorkers);
+  const reports = new ReportService(db, clock, config, jobs, renderPool, new ReportStorage(config.reportsDir), signing, log);
+  defineReportJob(jobs, reports, config);
   return {
     config,
     db,
@@ -59,5 +77,8 @@ export function createServices(
     gateways: new GatewayService(db, clock, events),
     alarms: new AlarmService(db, clock, events),
     travels: new TravelService(db, clock, events),
+    jobs,
+    renderPool,
+    reports,
   };
 }

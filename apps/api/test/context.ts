@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
@@ -10,6 +13,12 @@ import { migrateToLatest } from '../src/db/migrate';
 import { ManualClock } from '../src/lib/clock';
 import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo';
 import { withDatabase } from './global-setup';
+
+/**
+ * One signing identity for the whole test run (made by the first app that needs it): creating a key pair per test
+ * file would only slow the suite. Each file still writes its report files to a fresh folder.
+ */
+const TEST_SIGNING_DIR = path.join(tmpdir(), 'sentinela-test-signing');
 
 export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   env: 'test',
@@ -34,6 +43,15 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   noDataCheckSeconds: 0,
   localizatorMaxPerMinute: 30,
   redisUrl: undefined,
+  // A fresh folder for the report files of each app (removed by the context's close), unless one is given.
+  reportsDir: overrides.reportsDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-reports-')),
+  reportWorkers: 2,
+  reportSigningDir: TEST_SIGNING_DIR,
+  reportSigningP12: undefined,
+  reportSigningP12Password: undefined,
+  reportTimeZone: 'America/Sao_Paulo',
+  reportMaxReadings: 500_000,
+  reportValidateMaxPerMinute: 30,
   ...overrides,
 });
 
@@ -63,7 +81,8 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
   const database = await openTestDatabase();
   const clock = new ManualClock(new Date());
   if (options.demo) await seedDemoData(database.db, clock);
-  const { app, services } = await buildApp({ config: testConfig(options.config), db: database.db, clock, logger: false });
+  const config = testConfig(options.config);
+  const { app, services } = await buildApp({ config, db: database.db, clock, logger: false });
   await app.ready();
 
   const headers = { client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
@@ -95,6 +114,7 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
     async close() {
       await app.close();
       await database.close();
+      rmSync(config.reportsDir, { recursive: true, force: true });
     },
   };
 }

@@ -75,6 +75,9 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(root, 'apps/web/dist'),
       WEB_RUNTIME_CONFIG: JSON.stringify(webRuntimeConfig),
+      // The specs sign the same demo users in many times a minute, from one address; the login limit itself
+      // (10 a minute) is checked by the API tests.
+      LOGIN_MAX_PER_MINUTE: '100',
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;

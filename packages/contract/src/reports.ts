@@ -93,6 +93,7 @@ export const REPORT_MESSAGES = {
   notPdf: 'Envie um arquivo PDF.',
   notXlsx: 'Envie um arquivo Excel (.xlsx).',
   oneFile: 'Envie apenas um arquivo.',
+  noFile: 'Nenhum arquivo enviado. Escolha um arquivo e tente novamente.',
   notGenerated: 'Este arquivo não foi gerado pela plataforma ou foi modificado.',
   stillGenerating: 'O relatório ainda está sendo gerado. Tente novamente em instantes.',
   failed: 'Não foi possível gerar o relatório.',

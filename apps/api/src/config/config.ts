@@ -32,6 +32,15 @@ const Env = z.object({
   // Travels: lookups by tracking code per address and minute; Redis for live updates across several servers.
   LOCALIZATOR_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
   REDIS_URL: z.string().optional(),
+  // Reports (R1–R6): where files go, how many are generated at once, the signing certificate, the time zone of
+  // the printed times, the largest report, and validator uploads per address and minute.
+  REPORTS_DIR: z.string().optional(),
+  REPORT_WORKERS: z.coerce.number().int().min(0).max(32).default(2),
+  REPORT_SIGNING_P12: z.string().optional(),
+  REPORT_SIGNING_P12_PASSWORD: z.string().optional(),
+  REPORT_TIME_ZONE: z.string().default('America/Sao_Paulo').refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo'),
+  REPORT_MAX_READINGS: z.coerce.number().int().positive().default(500_000),
+  REPORT_VALIDATE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });
 
 export interface AppConfig {
@@ -67,6 +76,20 @@ export interface AppConfig {
   localizatorMaxPerMinute: number;
   /** With several API processes, Socket.IO rooms are shared through this Redis; in-process without it. */
   redisUrl: string | undefined;
+  /** Generated report files (default `<DATA_DIR>/reports`). */
+  reportsDir: string;
+  /** Reports generated at once by this process (job concurrency and render threads); 0: this process only queues. */
+  reportWorkers: number;
+  /** The platform's signing certificate: a P12 file and its password; unset, one is created once under `<DATA_DIR>/signing`. */
+  reportSigningDir: string;
+  reportSigningP12: string | undefined;
+  reportSigningP12Password: string | undefined;
+  /** IANA zone the reports print times in and the Excel upload reads its dates in. */
+  reportTimeZone: string;
+  /** Readings one report may hold; a longer period is refused with a request for a shorter one. */
+  reportMaxReadings: number;
+  /** Report validator uploads per address and minute (a public route). */
+  reportValidateMaxPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -76,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  if (e.REPORT_SIGNING_P12 && e.REPORT_SIGNING_P12_PASSWORD === undefined) {
+    throw new Error('Invalid configuration:\n  REPORT_SIGNING_P12_PASSWORD: required with REPORT_SIGNING_P12 (the password of the certificate file)');
+  }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
   }
@@ -103,6 +129,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
     localizatorMaxPerMinute: e.LOCALIZATOR_MAX_PER_MINUTE,
     redisUrl: e.REDIS_URL || undefined,
+    reportsDir: path.resolve(e.REPORTS_DIR || path.join(e.DATA_DIR, 'reports')),
+    reportWorkers: e.REPORT_WORKERS,
+    reportSigningDir: path.resolve(e.DATA_DIR, 'signing'),
+    reportSigningP12: e.REPORT_SIGNING_P12 ? path.resolve(e.REPORT_SIGNING_P12) : undefined,
+    reportSigningP12Password: e.REPORT_SIGNING_P12_PASSWORD,
+    reportTimeZone: e.REPORT_TIME_ZONE,
+    reportMaxReadings: e.REPORT_MAX_READINGS,
+    reportValidateMaxPerMinute: e.REPORT_VALIDATE_MAX_PER_MINUTE,
   };
 }
 
@@ -110,6 +144,15 @@ function isJsonObject(text: string): boolean {
   try {
     const value: unknown = JSON.parse(text);
     return !!value && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
   } catch {
     return false;
   }

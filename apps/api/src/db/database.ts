@@ -12,6 +12,20 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/**
+ * How the job queue (pg-boss) reaches the same database as a Kysely instance. On PostgreSQL it opens its own small
+ * pool from the URL (it needs a session of its own for LISTEN); on PGlite it must share the one embedded instance,
+ * whose multi-statement scripts only `exec` runs — Kysely's PGlite driver cannot (ADR 9).
+ */
+export type JobConnection = { kind: 'postgres'; connectionString: string } | { kind: 'pglite'; pglite: PGlite };
+
+const jobConnections = new WeakMap<Db, JobConnection>();
+
+/** The job-queue connection of a database opened by `openDatabase` (buildApp receives only the Kysely instance). */
+export function jobConnectionOf(db: Db): JobConnection | undefined {
+  return jobConnections.get(db);
+}
+
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -30,6 +44,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    jobConnections.set(db, { kind: 'postgres', connectionString: options.databaseUrl });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
@@ -37,5 +52,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     parsers: { [liteTypes.INT8]: (v: string) => Number(v), [liteTypes.NUMERIC]: (v: string) => Number(v) },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: lite }) });
+  jobConnections.set(db, { kind: 'pglite', pglite: lite });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

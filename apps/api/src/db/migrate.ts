@@ -3,6 +3,7 @@ import type { Db } from './database';
 import * as initialSchema from './migrations/2026-11-22T0900-initial-schema';
 import * as ingestAndAlarms from './migrations/2026-11-22T1000-ingest-and-alarms';
 import * as travels from './migrations/2026-11-22T1100-travels';
+import * as reports from './migrations/2026-11-22T1200-reports';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T0900-initial-schema': initialSchema,
   '2026-11-22T1000-ingest-and-alarms': ingestAndAlarms,
   '2026-11-22T1100-travels': travels,
+  '2026-11-22T1200-reports': reports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

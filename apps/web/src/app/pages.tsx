@@ -35,4 +35,10 @@ export const TravelsPage = lazy(() =>
 export const LocalizatorPage = lazy(() =>
   import('../features/travels/components/LocalizatorPage').then((module) => ({ default: module.LocalizatorPage })),
 );
+export const ReportsPage = lazy(() =>
+  import('../features/reports/components/ReportsPage').then((module) => ({ default: module.ReportsPage })),
+);
+export const ReportValidatorPage = lazy(() =>
+  import('../features/reports/components/ReportValidatorPage').then((module) => ({ default: module.ReportValidatorPage })),
+);
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));

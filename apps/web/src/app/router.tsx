@@ -15,6 +15,8 @@ import {
   MyDevicesPage,
   NotFoundPage,
   RegisterEnterprisePage,
+  ReportsPage,
+  ReportValidatorPage,
   SelectUserPage,
   TravelsPage,
 } from './pages';
@@ -24,9 +26,9 @@ import { RouteErrorPage } from './RouteErrorPage';
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
  *   open:      /register, /forgot-password, /reset-password, /complete-register, /telegram/:chatId/login,
- *              /confirmation/:token, /report/validator
- *   protected: /profile, /acess-log, /plans, /locations, /reports, /financial, /firmware, /settings
- * /localizator is open and shown in the shell of whoever looks (signed in or not).
+ *              /confirmation/:token
+ *   protected: /profile, /acess-log, /plans, /locations, /financial, /firmware, /settings
+ * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
@@ -48,6 +50,8 @@ export const routes: RouteObject[] = [
             children: [
               { path: paths.myDevices, element: <MyDevicesPage /> },
               { path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
+              // Every profile reads its reports ('reports:read'); the server scopes the list.
+              { path: paths.reports, element: <ReportsPage /> },
               {
                 element: <RequirePermission permission="travels:read" />,
                 children: [{ path: paths.directions, element: <TravelsPage /> }],
@@ -78,6 +82,7 @@ export const routes: RouteObject[] = [
         element: <SessionAwareLayout />,
         children: [
           { path: paths.localizator, element: <LocalizatorPage /> },
+          { path: paths.reportValidator, element: <ReportValidatorPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -11,9 +11,8 @@ export interface MenuScreen {
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
  *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
- *   /firmware Firmwares 'firmware:manage'            (after Usuários)
- *   /reports Relatórios 'reports:read'
- *   /settings Configurações 'settings:own'
+ *   /firmware Firmwares 'firmware:manage'            (after Usuários, before Relatórios)
+ *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
@@ -22,6 +21,7 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.directions, label: 'Viagens', permission: 'travels:read' },
   { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
+  { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
 ];
 
 export interface PublicMenuScreen {

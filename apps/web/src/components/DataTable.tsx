@@ -1,4 +1,4 @@
-import { ActionIcon, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Center, Checkbox, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
 
@@ -27,6 +27,17 @@ export interface DataTableProps<T> {
   expandedContent?: (row: T) => ReactNode;
   /** The key of the highlighted (chosen) row. */
   selectedKey?: string | null;
+  /** Selectable rows: a checkbox column, whose header box selects or clears the selectable rows of the page. */
+  selection?: RowSelection<T>;
+}
+
+export interface RowSelection<T> {
+  selected: ReadonlySet<string>;
+  onChange: (next: ReadonlySet<string>) => void;
+  /** Rows that cannot be selected get a disabled box. */
+  isSelectable?: (row: T) => boolean;
+  /** Accessible name of a row's box ("Selecionar …"). */
+  rowLabel: (row: T) => string;
 }
 
 const normalize = (text: string) =>
@@ -54,6 +65,7 @@ export function DataTable<T>({
   loading = false,
   expandedContent,
   selectedKey = null,
+  selection,
 }: DataTableProps<T>) {
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -64,7 +76,7 @@ export function DataTable<T>({
       else next.add(key);
       return next;
     });
-  const columnCount = columns.length + (expandedContent ? 1 : 0);
+  const columnCount = columns.length + (expandedContent ? 1 : 0) + (selection ? 1 : 0);
   const [sort, setSort] = useState<{ key: string; direction: SortDirection } | null>(null);
   const [page, setPage] = useState(1);
 
@@ -83,6 +95,28 @@ export function DataTable<T>({
   const totalPages = Math.max(1, Math.ceil(visible.length / pageSize));
   const currentPage = Math.min(page, totalPages);
   const pageRows = visible.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+
+  const selectableKeys = selection
+    ? pageRows.filter((row) => selection.isSelectable?.(row) ?? true).map((row) => rowKey(row))
+    : [];
+  const pageSelected = selection ? selectableKeys.filter((key) => selection.selected.has(key)).length : 0;
+  const toggleRow = (key: string) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    selection.onChange(next);
+  };
+  const togglePage = () => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    const all = pageSelected === selectableKeys.length;
+    for (const key of selectableKeys) {
+      if (all) next.delete(key);
+      else next.add(key);
+    }
+    selection.onChange(next);
+  };
 
   const toggleSort = (key: string) => {
     setSort((previous) =>
@@ -110,6 +144,17 @@ export function DataTable<T>({
         <Table highlightOnHover highlightOnHoverColor="teal.0" verticalSpacing="xs" miw={720}>
           <Table.Thead>
             <Table.Tr>
+              {selection && (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label="Selecionar todos da página"
+                    checked={selectableKeys.length > 0 && pageSelected === selectableKeys.length}
+                    indeterminate={pageSelected > 0 && pageSelected < selectableKeys.length}
+                    disabled={loading || selectableKeys.length === 0}
+                    onChange={togglePage}
+                  />
+                </Table.Th>
+              )}
               {expandedContent && (
                 <Table.Th w={40}>
                   <VisuallyHidden>Detalhes</VisuallyHidden>
@@ -140,10 +185,24 @@ export function DataTable<T>({
               pageRows.map((row) => {
                 const key = rowKey(row);
                 const selected = key === selectedKey;
+                const checked = !!selection?.selected.has(key);
                 const open = !!expandedContent && expanded.has(key);
                 return (
                   <Fragment key={key}>
-                    <Table.Tr aria-selected={selectedKey === null ? undefined : selected} bg={selected ? 'teal.1' : undefined}>
+                    <Table.Tr
+                      aria-selected={selection ? checked : selectedKey === null ? undefined : selected}
+                      bg={selected ? 'teal.1' : checked ? 'teal.0' : undefined}
+                    >
+                      {selection && (
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={selection.rowLabel(row)}
+                            checked={checked}
+                            disabled={!(selection.isSelectable?.(row) ?? true)}
+                            onChange={() => toggleRow(key)}
+                          />
+                        </Table.Td>
+                      )}
                       {expandedContent && (
                         <Table.Td>
                           <ActionIcon

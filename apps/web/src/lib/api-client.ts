@@ -18,7 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions<T> {
+export interface FetchOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   /**
@@ -26,9 +26,14 @@ export interface RequestOptions<T> {
    * `none`: no token. `{ token }`: an explicit token, e.g. during sign-in before the session is stored.
    */
   auth?: 'session' | 'none' | { token: string };
+  signal?: AbortSignal;
+  /** What the answer is expected to be (a file route answers its own type; errors still come as JSON). */
+  accept?: string;
+}
+
+export interface RequestOptions<T> extends FetchOptions {
   /** Contract schema the answer is parsed with. */
   schema?: z.ZodType<T>;
-  signal?: AbortSignal;
 }
 
 let clientOs: string | undefined;
@@ -61,18 +66,33 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, MSG.internalError);
 }
 
-/** The one way the web client talks to the API: same origin, headers of P4, JSON in and out. */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, auth = 'session', schema, signal } = options;
+/** Headers of P4 plus the bearer token of `auth`; null when the session's window has already closed. */
+function requestHeaders(auth: FetchOptions['auth'] = 'session', accept?: string): Record<string, string> | null {
   const headers = baseHeaders();
-
+  if (accept) headers.accept = accept;
   if (auth === 'session') {
     const token = touchSession();
-    if (!token) throw new ApiError(401, MSG.sessionExpired, 'SESSION_EXPIRED');
+    if (!token) return null;
     headers.authorization = `Bearer ${token}`;
   } else if (auth !== 'none') {
     headers.authorization = `Bearer ${auth.token}`;
   }
+  return headers;
+}
+
+function failure(status: number, payload: unknown, auth: FetchOptions['auth'] = 'session'): ApiError {
+  if (status === 401 && auth === 'session') expireSession();
+  return toApiError(status, payload);
+}
+
+/**
+ * The one way the web client talks to the API: same origin, headers of P4, the session's token. Answers the
+ * response of a successful call (for files, whose body the caller streams); an unsuccessful one throws ApiError.
+ */
+export async function apiFetch(path: string, options: FetchOptions = {}): Promise<Response> {
+  const { method = 'GET', body, auth = 'session', signal, accept } = options;
+  const headers = requestHeaders(auth, accept);
+  if (!headers) throw new ApiError(401, MSG.sessionExpired, 'SESSION_EXPIRED');
   if (body !== undefined) headers['content-type'] = 'application/json';
 
   let response: Response;
@@ -87,13 +107,62 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     if (signal?.aborted) throw error;
     throw new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK');
   }
+  if (!response.ok) throw failure(response.status, await readBody(response), auth);
+  return response;
+}
 
-  const payload = await readBody(response);
-  if (!response.ok) {
-    if (response.status === 401 && auth === 'session') expireSession();
-    throw toApiError(response.status, payload);
-  }
+/** A JSON call: apiFetch, with the answer parsed by the contract schema. */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { schema, ...fetchOptions } = options;
+  const payload = await readBody(await apiFetch(path, fetchOptions));
   return schema ? schema.parse(payload) : (payload as T);
+}
+
+export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'schema' | 'signal'> {
+  /** Share of the file sent so far, 0 to 1. */
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * Sends one file as multipart field `file` (spec 001 §7 uploads), reporting upload progress. fetch cannot report
+ * how much of a request body has been sent, XMLHttpRequest can; headers, token and errors are those of apiFetch.
+ */
+export function apiUpload<T = unknown>(path: string, file: Blob, options: UploadOptions<T> = {}): Promise<T> {
+  const { auth = 'session', schema, signal, onProgress } = options;
+  return new Promise<T>((resolve, reject) => {
+    const headers = requestHeaders(auth);
+    if (!headers) return reject(new ApiError(401, MSG.sessionExpired, 'SESSION_EXPIRED'));
+    if (signal?.aborted) return reject(signal.reason);
+
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let payload: unknown;
+      try {
+        payload = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        payload = undefined;
+      }
+      if (xhr.status < 200 || xhr.status >= 300) return reject(failure(xhr.status, payload, auth));
+      onProgress?.(1);
+      try {
+        resolve(schema ? schema.parse(payload) : (payload as T));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE, 'NETWORK'));
+    xhr.onabort = () => reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+
+    const form = new FormData();
+    form.append('file', file, file instanceof File ? file.name : 'file');
+    xhr.send(form);
+  });
 }
 
 /** The message to show for a failed request: the server's text when there is one, else the fallback. */

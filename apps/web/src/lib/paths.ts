@@ -16,6 +16,7 @@ export const paths = {
   enterpriseUsers: '/enterprise-users',
   directions: '/directions',
   localizator: '/localizator',
+  reports: '/reports',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

@@ -1,7 +1,11 @@
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { clearSession } from '../lib/session';
+
+// A screen's first render loads its lazy route chunk; on a loaded 2-core machine that exceeds the 1 s default of
+// findBy*/waitFor. Waiting longer changes no outcome: a missing element still fails, only later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks what Mantine measures with.
 Object.defineProperty(window, 'matchMedia', {

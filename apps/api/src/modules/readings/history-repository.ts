@@ -22,7 +22,8 @@ export function resolveWindow(filter: HistoryFilter, now: Date): HistoryWindow {
   return { from, to };
 }
 
-function filtered(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow) {
+/** The readings of a device in a window that pass the filter's value ranges (history pages, charts, reports). */
+export function filtered(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow) {
   let query = db
     .selectFrom('readings')
     .where('device_num', '=', deviceNum)

@@ -63,6 +63,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Viagens', '/directions'],
       ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],
+      ['Relatórios', '/reports'],
     ]);
   });
 

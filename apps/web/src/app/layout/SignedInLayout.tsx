@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
+import { ReportExportProvider } from '../../features/reports/export-provider';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { useRequiredSession } from '../../lib/session';
 import { PageFallback } from './PageFallback';
@@ -34,9 +35,11 @@ export function SignedInLayout() {
         <SideMenu session={session} onNavigate={close} onLogout={() => void logout()} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense fallback={<PageFallback />}>
-          <Outlet />
-        </Suspense>
+        <ReportExportProvider>
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </ReportExportProvider>
       </AppShell.Main>
     </AppShell>
   );

@@ -14,6 +14,8 @@ export const TRAVEL_MESSAGES = {
   deviceUpdateError: 'Não foi possível atualizar o dispositivo',
   travelCreated: 'Viagem cadastrada com sucesso!',
   travelCreateError: 'Não foi possível cadastrar a viagem',
+  travelUpdated: 'Viagem alterada com sucesso!',
+  travelUpdateError: 'Não foi possível alterar a viagem',
   statusError: 'Não foi possível alterar o status da viagem',
   chartEmpty: 'Nada encontrado.',
   errorTitle: 'Erro!',

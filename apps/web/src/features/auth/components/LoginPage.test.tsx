@@ -48,6 +48,11 @@ describe('/login (A2)', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('links to the report validator (R6)', async () => {
+    renderApp('/login');
+    expect((await screen.findByRole('link', { name: 'Validar relatório' })).getAttribute('href')).toBe('/report/validator');
+  });
+
   it('signs in, stores the session with the enterprise and opens /my-devices', async () => {
     const user = makeUser(3);
     const { requests } = mockFetch(({ url }) => {

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { LoginBody, MSG } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
-import { SIGNED_IN_HOME } from '../../../lib/paths';
+import { paths, SIGNED_IN_HOME } from '../../../lib/paths';
 import { useSignIn } from '../api/sign-in';
 
 /** /login (A2). */
@@ -50,9 +50,14 @@ export function LoginPage() {
           <Button type="submit" loading={signIn.isPending} fullWidth>
             Entrar
           </Button>
-          {/* The documents put two links here, "Esqueci minha senha" (/forgot-password, A6) and "Validar relatório"
-              (/report/validator, R6). They come back with their screens: a link to a page that does not exist yet is
-              a dead link (docs/adr/0006). */}
+          {/* The documents put two links here: "Validar relatório" (R6) and "Esqueci minha senha" (/forgot-password,
+              A6), which comes back with its screen: a link to a page that does not exist yet is a dead link
+              (docs/adr/0006). */}
+          <Group justify="flex-end">
+            <Anchor component={Link} to={paths.reportValidator} size="sm">
+              Validar relatório
+            </Anchor>
+          </Group>
         </Stack>
       </form>
     </Paper>

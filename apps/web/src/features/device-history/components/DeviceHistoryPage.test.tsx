@@ -1,5 +1,5 @@
-import type { HistoryPage, ProfileId } from '@sentinela/contract';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { REPORT_MESSAGES, type HistoryPage, type ProfileId } from '@sentinela/contract';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,8 @@ import { routes } from '../../../app/router';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
+import { captureDownloads, fileResponse } from '../../../test/download';
+import { makeReport } from '../../reports/test-fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
 
 // uPlot draws on a canvas, which jsdom lacks: the chart itself is covered in Chromium (e2e).
@@ -36,7 +38,9 @@ function historyPage(overrides: Partial<HistoryPage> = {}): HistoryPage {
   };
 }
 
-type Routes = Partial<Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'configure' | 'acknowledge', Handler>>;
+type Routes = Partial<
+  Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'configure' | 'acknowledge' | 'export' | 'report' | 'file', Handler>
+>;
 
 function handlerFor(answers: Routes): Handler {
   return (request: RecordedRequest) => {
@@ -44,6 +48,9 @@ function handlerFor(answers: Routes): Handler {
     const pick = (key: keyof Routes, fallback: () => Response) => (answers[key] ?? fallback)(request);
     if (pathname.startsWith('/api/show-beacon-device/')) return pick('device', () => jsonResponse(DEVICE));
     if (pathname.endsWith('/series')) return pick('series', () => jsonResponse(makeSeries()));
+    if (/\/history\/mac\/[^/]+\/(pdf|excel)$/.test(pathname)) return pick('export', () => errorResponse(500, 'x'));
+    if (pathname.startsWith('/api/reports/')) return pick('report', () => errorResponse(404, 'Registro não encontrado.'));
+    if (pathname.startsWith('/api/report/files/')) return pick('file', () => errorResponse(404, 'Registro não encontrado.'));
     if (pathname.startsWith('/api/beacon-device/history/mac/')) return pick('page', () => jsonResponse(historyPage()));
     if (pathname.endsWith('/logs')) return pick('logs', () => jsonResponse({ content: [] }));
     if (pathname.endsWith('/notifications')) return pick('notifications', () => jsonResponse([]));
@@ -345,5 +352,56 @@ describe('device configuration (D4)', { timeout: 15_000 }, () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText('A umidade mínima deve ser menor que a máxima.')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Configurações do dispositivo' })).toBeTruthy();
+  });
+});
+
+describe('export of the filtered readings (D3, R1)', { timeout: 15_000 }, () => {
+  it('PDF asks for the report with the filter, shows the progress, then downloads it', async () => {
+    const saved = captureDownloads();
+    const queued = makeReport(1, 1);
+    const generated = makeReport(1, 2);
+    let polls = 0;
+    const { urls } = openHistory({
+      search: '?minTemp=-19&dateInitUtc=2024-03-01T10:00:00.000Z&dateEndUtc=2024-03-01T12:00:00.000Z&isUtc=false',
+      answers: {
+        export: () => jsonResponse(queued),
+        report: () => jsonResponse(++polls < 2 ? queued : generated),
+        file: () => fileResponse(new Uint8Array([37, 80, 68, 70]), 'historico-camara.pdf'),
+      },
+    });
+    const buttons = await screen.findByTestId('export-buttons');
+    expect(within(buttons).getByText('Exportar leituras filtradas:')).toBeTruthy();
+    await userEvent.click(within(buttons).getByRole('button', { name: 'PDF' }));
+
+    expect(await screen.findByText(REPORT_MESSAGES.generating)).toBeTruthy();
+    expect(await screen.findByText(REPORT_MESSAGES.downloaded, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(saved.map((file) => file.name)).toEqual(['historico-camara.pdf']);
+    const [request] = urls('/pdf');
+    expect(request?.pathname).toBe(`/api/beacon-device/history/mac/${MAC_PATH}/pdf`);
+    expect(request?.searchParams.get('minTemp')).toBe('-19');
+    expect(request?.searchParams.get('dateInitUtc')).toBe('2024-03-01T10:00:00.000Z');
+    expect(request?.searchParams.get('isUtc')).toBe('false');
+  });
+
+  it('Excel that fails shows "Erro!" with the server reason', async () => {
+    openHistory({
+      search: '?tab=grafico',
+      answers: { export: () => jsonResponse(makeReport(1, 1)), report: () => jsonResponse(makeReport(1, 3, { error: 'Nenhuma leitura no período.' })) },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Excel' }));
+    expect(await screen.findByText('Nenhuma leitura no período.', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByText('Erro!')).toBeTruthy();
+  });
+
+  it('is offered on Dados and Gráfico only, and not to client viewers', async () => {
+    const view = openHistory({ search: '?tab=eventos' });
+    await screen.findByText('Câmara Fria Matriz');
+    expect(screen.queryByTestId('export-buttons')).toBeNull();
+    view.router.dispose();
+    cleanup();
+
+    openHistory({ profileId: 5 });
+    await screen.findByText('Câmara Fria Matriz');
+    expect(screen.queryByRole('button', { name: 'PDF' })).toBeNull();
   });
 });

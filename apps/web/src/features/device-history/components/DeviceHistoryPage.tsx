@@ -6,6 +6,7 @@ import { useLocation, useParams } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
+import { ExportButtons } from '../../reports/components/ExportControls';
 import { useDevice } from '../api/get-device';
 import { HISTORY_MESSAGES } from '../messages';
 import '../styles';
@@ -80,8 +81,7 @@ export function DeviceHistoryPage() {
         {showFilters && (
           <Stack gap="xs" mt="md">
             <HistoryFilters key={filterKey} filter={filter} onApply={applyFilter} />
-            {/* Export buttons (PDF and Excel of the filtered readings, D3/R1) go here, on Dados and Gráfico only:
-                the reports issue adds them with GET /api/beacon-device/history/mac/{mac}/pdf and /excel. */}
+            <ExportButtons label="Exportar leituras filtradas:" target={{ kind: 'device-history', mac, filterQuery }} />
           </Stack>
         )}
 

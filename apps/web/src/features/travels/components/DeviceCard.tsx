@@ -10,6 +10,8 @@ import {
   IconCircleCheck,
   IconDotsVertical,
   IconDroplet,
+  IconFileSpreadsheet,
+  IconFileTypePdf,
   IconFlame,
   IconHistory,
   IconSettings,
@@ -17,6 +19,7 @@ import {
   IconTemperature,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import type { ExportFormat } from '../../reports/api/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
 import { batteryLevel, type BatteryLevel } from '../battery';
 import { COLOUR_STATE_LABELS, type ColourState } from '../card-state';
@@ -44,6 +47,8 @@ export interface DeviceCardActions {
   onHistory?: (device: TravelDevice) => void;
   /** Configurações: absent on /localizator. */
   onSettings?: (device: TravelDevice) => void;
+  /** Relatórios PDF and EXCEL of the device within the travel (R1): for profiles that may ask for reports. */
+  onReport?: (device: TravelDevice, format: ExportFormat) => void;
 }
 
 interface DeviceCardProps extends DeviceCardActions {
@@ -55,12 +60,12 @@ const range = (min: number | null, max: number | null, format: (value: number | 
   min === null && max === null ? 'sem limites' : `${min === null ? '--' : format(min)} a ${max === null ? '--' : format(max)}`;
 
 /** A device of a travel (T2): name, battery, temperature with its colour state, humidity, last update, menu. */
-export function DeviceCard({ device, state, onCharts, onHistory, onSettings }: DeviceCardProps) {
+export function DeviceCard({ device, state, onCharts, onHistory, onSettings, onReport }: DeviceCardProps) {
   const battery = BATTERY_ICONS[batteryLevel(device.battery.value)];
   const style = STATE_STYLE[state];
   const BatteryIcon = battery.icon;
   const StateIcon = style.icon;
-  const hasMenu = !!(onCharts || onHistory || onSettings);
+  const hasMenu = !!(onCharts || onHistory || onSettings || onReport);
 
   return (
     <Card
@@ -105,8 +110,18 @@ export function DeviceCard({ device, state, onCharts, onHistory, onSettings }: D
                     Configurações
                   </Menu.Item>
                 )}
-                {/* Relatórios (PDF, EXCEL) go here with the reports issue (R1):
-                    GET /api/travels/{id}/devices/{mac}/history/pdf and /excel, then /api/report/files/{_id}. */}
+                {onReport && (
+                  <>
+                    <Menu.Divider />
+                    <Menu.Label>Relatórios</Menu.Label>
+                    <Menu.Item leftSection={<IconFileTypePdf size={16} />} onClick={() => onReport(device, 'pdf')}>
+                      PDF
+                    </Menu.Item>
+                    <Menu.Item leftSection={<IconFileSpreadsheet size={16} />} onClick={() => onReport(device, 'excel')}>
+                      EXCEL
+                    </Menu.Item>
+                  </>
+                )}
               </Menu.Dropdown>
             </Menu>
           )}

@@ -4,6 +4,7 @@ import { IconAlertCircle, IconMapPin } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { formatHumidity, formatShortDateTime, formatTemperature } from '../../../lib/format';
+import { ExportMenu } from '../../reports/components/ExportControls';
 import { useTravelDeviceHistory } from '../api/get-device-history';
 import { TRAVEL_MESSAGES } from '../messages';
 
@@ -57,7 +58,7 @@ export function HistoryPanel({ travelId, device, onLocate }: HistoryPanelProps) 
             {device.mac}
           </Text>
         </div>
-        {/* "Gerar Relatórios" (PDF, Excel) goes here with the reports issue (R1). */}
+        <ExportMenu target={{ kind: 'travel-device-history', travelId, mac: device.mac }} />
       </Group>
       {history.isError ? (
         <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>

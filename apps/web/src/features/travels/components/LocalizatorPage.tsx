@@ -8,6 +8,8 @@ import { useSearchParams } from 'react-router';
 import { useMediaQuery } from '@mantine/hooks';
 import { errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
+import type { ExportFormat } from '../../reports/api/request-export';
+import { useReportExport } from '../../reports/export-provider';
 import { useLocalizator } from '../api/get-localizator';
 import { ColourMemory } from '../card-state';
 import { useTravelLive } from '../live/use-travel-live';
@@ -99,6 +101,16 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
   const live = useTravelLive(travel?._id ?? null, code ?? undefined);
   const recordsDevice = travel?.devices.find((device) => device.mac === deviceMac) ?? null;
 
+  // Relatórios on the cards: signed-in profiles that may ask for reports (null for visitors).
+  const reports = useReportExport();
+  const travelId = travel?._id ?? null;
+  const reportDevice = useCallback(
+    (device: TravelDevice, format: ExportFormat) => {
+      if (travelId) void reports?.exportReport({ kind: 'travel-device-history', travelId, mac: device.mac }, format);
+    },
+    [travelId, reports],
+  );
+
   const openHistory = useCallback((device: TravelDevice) => {
     setDeviceMac(device.mac);
     setTab('records');
@@ -139,6 +151,7 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
                 // Readings (graphs, history) are for signed-in users; Configurações never shows here.
                 onCharts={signedIn ? setChartsOf : undefined}
                 onHistory={signedIn ? openHistory : undefined}
+                onReport={reports ? reportDevice : undefined}
               />
             </Stack>
           )}

@@ -1,12 +1,13 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
-import { IconAlertCircle, IconCpu, IconMap2, IconPlayerPause, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { IconAlertCircle, IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatShortDateTime } from '../../../lib/format';
+import { useReportExport } from '../../reports/export-provider';
 import { useSetTravelStatus } from '../api/set-travel-status';
 import { useTravels } from '../api/list-travels';
 import { STATUS_COLORS, TRAVEL_MESSAGES } from '../messages';
@@ -15,7 +16,9 @@ interface RoutesTableProps {
   selectedId: string | null;
   onRoute: (travel: Travel) => void;
   onDevices: (travel: Travel) => void;
-  /** Status actions (T8): shown to profiles with 'travels:manage'. */
+  /** Editing a travel not finished (T8), for profiles with 'travels:manage'. */
+  onEdit: (travel: Travel) => void;
+  /** Status actions and Editar (T8): shown to profiles with 'travels:manage'. */
   canManage: boolean;
 }
 
@@ -56,10 +59,12 @@ const searchText = (travel: Travel) =>
     .join(' ');
 
 /** Lista de viagens (T1): searchable, sortable, paginated, with expandable rows and the chosen row highlighted. */
-export function RoutesTable({ selectedId, onRoute, onDevices, canManage }: RoutesTableProps) {
+export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage }: RoutesTableProps) {
   const travels = useTravels();
   const setStatus = useSetTravelStatus();
   const [finishing, setFinishing] = useState<Travel | null>(null);
+  // Relatórios: the whole travel's report, a PDF (GET /api/travels/{id}/html, R1).
+  const reports = useReportExport();
 
   const { mutate } = setStatus;
   const changeStatus = useCallback(
@@ -106,7 +111,22 @@ export function RoutesTable({ selectedId, onRoute, onDevices, canManage }: Route
             <Button size="compact-sm" variant="light" leftSection={<IconCpu size={14} />} onClick={() => onDevices(t)}>
               Dispositivos
             </Button>
-            {/* Relatórios (GET /api/travels/{id}/html → /api/travel-report/files/{reportId}) comes with the reports issue (R1). */}
+            {reports && (
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconReport size={14} />}
+                loading={reports.isExporting({ kind: 'travel', travelId: t._id }, 'pdf')}
+                onClick={() => void reports.exportReport({ kind: 'travel', travelId: t._id }, 'pdf')}
+              >
+                Relatórios
+              </Button>
+            )}
+            {canManage && t.status !== TravelStatus.Finished && (
+              <Button size="compact-sm" variant="subtle" leftSection={<IconPencil size={14} />} onClick={() => onEdit(t)}>
+                Editar
+              </Button>
+            )}
             {canManage &&
               statusActions(t.status).map((action) => (
                 <Button
@@ -125,7 +145,7 @@ export function RoutesTable({ selectedId, onRoute, onDevices, canManage }: Route
         ),
       },
     ],
-    [onRoute, onDevices, canManage, changeStatus, setStatus.isPending, setStatus.variables],
+    [onRoute, onDevices, onEdit, canManage, changeStatus, setStatus.isPending, setStatus.variables, reports],
   );
 
   return (

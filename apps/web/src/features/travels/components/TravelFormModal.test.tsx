@@ -5,7 +5,7 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
-import { makeTravel } from '../test-fixtures';
+import { makeTravel, makeTravelDevice } from '../test-fixtures';
 
 vi.mock('./TravelMap', () => ({ default: () => <div data-testid="travel-map" /> }));
 // The form's map: a button stands for a click on the map at a known place.
@@ -109,5 +109,63 @@ describe('Nova viagem (T8)', () => {
     await userEvent.click(form.getByRole('button', { name: 'Cadastrar viagem' }));
     expect(await screen.findByText('O dispositivo "Baú Caminhão 02" já está em outra viagem em andamento ou pausada.')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+});
+
+describe('Editar viagem (T8)', () => {
+  const editable = makeTravel({
+    status: 0,
+    status_name: 'Não iniciada',
+    user: { _id: SELF_ID, name: 'Maria Souza' },
+    devices: [makeTravelDevice({ _id: DEVICES[0]!._id, name: 'Baú Caminhão 02', mac: DEVICES[0]!.mac })],
+  });
+  const finished = makeTravel({ _id: '9b0c6a52-0000-4000-8000-0000000000f2', code: 'AUR9P5D2LC', status: 2, status_name: 'Finalizada' });
+
+  function editHandler(update: Handler): Handler {
+    return (request) => {
+      const { pathname } = new URL(request.url, 'http://localhost');
+      if (pathname === `/api/travels/${editable._id}` && request.method === 'PUT') return update(request);
+      if (pathname === '/api/travels') return jsonResponse({ data: { data: [editable, finished], total: 2, page: 1, limit: 0 } });
+      return handler()(request);
+    };
+  }
+
+  it('starts from the travel, sends its changes with PUT and keeps its devices', async () => {
+    startSession(makeSession(3));
+    const { requests } = mockFetch(editHandler(() => jsonResponse(editable)));
+    renderApp('/directions');
+    // Only the travel not finished can be edited.
+    const editButtons = await screen.findAllByRole('button', { name: 'Editar' });
+    expect(editButtons).toHaveLength(1);
+    await userEvent.click(editButtons[0]!);
+    const form = within(await screen.findByRole('dialog', { name: 'Editar viagem' }));
+
+    const destiny = form.getByLabelText(/Endereço de destino/) as HTMLInputElement;
+    expect(destiny.value).toBe(editable.destiny.address);
+    expect((form.getAllByLabelText(/Latitude/)[0] as HTMLInputElement).value).toBe('-23,5653');
+    await userEvent.clear(destiny);
+    await userEvent.type(destiny, 'Porto de Santos - SP');
+    await userEvent.click(form.getByRole('button', { name: 'Salvar alterações' }));
+
+    expect(await screen.findByText('Viagem alterada com sucesso!')).toBeTruthy();
+    const put = requests.find((r) => r.method === 'PUT')!;
+    expect(put.url).toContain(`/api/travels/${editable._id}`);
+    expect(put.body).toEqual({
+      origin: editable.origin,
+      destiny: { address: 'Porto de Santos - SP', location: editable.destiny.location },
+      responsible_user_id: SELF_ID,
+      devices: [{ device_id: DEVICES[0]!._id }],
+    });
+  });
+
+  it('shows why the server refused the change', async () => {
+    startSession(makeSession(3));
+    mockFetch(editHandler(() => errorResponse(409, 'Esta viagem já foi finalizada.', 'CONFLICT')));
+    renderApp('/directions');
+    await userEvent.click(await screen.findByRole('button', { name: 'Editar' }));
+    const form = within(await screen.findByRole('dialog', { name: 'Editar viagem' }));
+    await userEvent.click(form.getByRole('button', { name: 'Salvar alterações' }));
+    expect(await screen.findByText('Esta viagem já foi finalizada.')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Editar viagem' })).toBeTruthy();
   });
 });

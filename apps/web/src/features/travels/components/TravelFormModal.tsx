@@ -1,14 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, Modal, MultiSelect, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, MultiSelect, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { CreateTravelBody, Profile, z, type LatLng } from '@sentinela/contract';
+import { CreateTravelBody, Profile, z, type LatLng, type Travel } from '@sentinela/contract';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { Controller, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { NumberField } from '../../../components/form/NumberField';
 import { EnterprisePicker } from '../../../components/EnterprisePicker';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useRequiredSession } from '../../../lib/session';
 import { useCreateTravel, type CreateTravelInput } from '../api/create-travel';
+import { useUpdateTravel } from '../api/update-travel';
 import { useResponsibles, useVisibleDevices } from '../api/form-options';
 import { TRAVEL_MESSAGES } from '../messages';
 import { MapFallback } from './RouteModal';
@@ -80,46 +82,39 @@ export function formFieldOf(path: string): FieldPath<TravelFormInput> | null {
 interface TravelFormModalProps {
   opened: boolean;
   onClose: () => void;
+  /** The travel to edit; none: a new travel. */
+  travel?: Travel;
 }
 
-/** "Nova viagem" (T8): origin and destination with coordinates, responsible user, devices. */
-export function TravelFormModal({ opened, onClose }: TravelFormModalProps) {
+/** "Nova viagem" and "Editar viagem" (T8): origin and destination with coordinates, responsible user, devices. */
+export function TravelFormModal({ opened, onClose, travel }: TravelFormModalProps) {
   const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal opened={opened} onClose={onClose} title="Nova viagem" size="xl" fullScreen={!!phone} centered closeOnClickOutside={false}>
-      {opened && <TravelForm onClose={onClose} />}
+    <Modal opened={opened} onClose={onClose} title={travel ? 'Editar viagem' : 'Nova viagem'} size="xl" fullScreen={!!phone} centered closeOnClickOutside={false}>
+      {opened && <TravelForm key={travel?._id ?? 'new'} travel={travel} onClose={onClose} />}
     </Modal>
   );
 }
 
-function CoordinateField({ control, name, label }: { control: Control<TravelFormInput, unknown, TravelFormOutput>; name: FieldPath<TravelFormInput>; label: string }) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field, fieldState }) => (
-        <NumberInput
-          label={label}
-          value={field.value as number | string}
-          onChange={field.onChange}
-          onBlur={field.onBlur}
-          ref={field.ref}
-          decimalSeparator=","
-          decimalScale={6}
-          hideControls
-          inputMode="decimal"
-          required
-          error={fieldState.error?.message}
-        />
-      )}
-    />
-  );
+/** The form's starting values: empty, or the travel being edited. */
+function defaultsOf(travel: Travel | undefined, userId: string): TravelFormInput {
+  const place = (p: Travel['origin'] | undefined) => ({ address: p?.address ?? '', lat: p?.location?.[0] ?? '', lng: p?.location?.[1] ?? '' });
+  return {
+    enterprise_id: travel?.enterprise?._id ?? null,
+    origin: place(travel?.origin),
+    destiny: place(travel?.destiny),
+    responsible_user_id: travel ? (travel.user?._id ?? null) : userId,
+    device_ids: travel?.devices.map((d) => d._id) ?? [],
+  };
 }
 
-function TravelForm({ onClose }: { onClose: () => void }) {
+function TravelForm({ travel, onClose }: { travel: Travel | undefined; onClose: () => void }) {
   const { user, enterprise } = useRequiredSession();
-  const chooseEnterprise = user.profile._id === Profile.SuperAdmin;
+  // A travel stays in its enterprise: only a new one lets the super admin choose.
+  const chooseEnterprise = !travel && user.profile._id === Profile.SuperAdmin;
   const create = useCreateTravel();
+  const update = useUpdateTravel(travel?._id ?? '');
+  const saving = create.isPending || update.isPending;
   const [picking, setPicking] = useState<'origin' | 'destiny'>('origin');
 
   const {
@@ -131,17 +126,11 @@ function TravelForm({ onClose }: { onClose: () => void }) {
     formState: { errors },
   } = useForm<TravelFormInput, unknown, TravelFormOutput>({
     resolver: zodResolver(TravelSchema),
-    defaultValues: {
-      enterprise_id: null,
-      origin: { address: '', lat: '', lng: '' },
-      destiny: { address: '', lat: '', lng: '' },
-      responsible_user_id: user._id,
-      device_ids: [],
-    },
+    defaultValues: defaultsOf(travel, user._id),
   });
 
   const chosenEnterprise = useWatch({ control, name: 'enterprise_id' });
-  const clientId = chooseEnterprise ? chosenEnterprise : enterprise._id;
+  const clientId = travel ? (travel.enterprise?._id ?? null) : chooseEnterprise ? chosenEnterprise : enterprise._id;
   const responsibles = useResponsibles(clientId, user);
   const devices = useVisibleDevices(user);
 
@@ -165,9 +154,9 @@ function TravelForm({ onClose }: { onClose: () => void }) {
   const deviceOptions = useMemo(
     () =>
       (devices.data ?? [])
-        .filter((device) => !chooseEnterprise || !chosenEnterprise || device.enterprise?._id === chosenEnterprise)
+        .filter((device) => !clientId || !device.enterprise || device.enterprise._id === clientId)
         .map((device) => ({ value: device._id, label: `${device.name} (${device.mac})` })),
-    [devices.data, chooseEnterprise, chosenEnterprise],
+    [devices.data, clientId],
   );
   const responsibleOptions = useMemo(
     () => (responsibles.data ?? (clientId ? [] : [{ _id: user._id, name: user.name }])).map((u) => ({ value: u._id, label: u.name })),
@@ -188,6 +177,27 @@ function TravelForm({ onClose }: { onClose: () => void }) {
       }
       return;
     }
+    const showServerIssues = (error: Error) => {
+      if (!(error instanceof ApiError)) return;
+      for (const issue of error.issues) {
+        const field = formFieldOf(issue.path);
+        if (field) setError(field, { message: issue.message });
+      }
+    };
+    if (travel) {
+      const { enterprise_id: _chosen, ...changes } = checked.data;
+      update.mutate(changes, {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', title: TRAVEL_MESSAGES.successTitle, message: TRAVEL_MESSAGES.travelUpdated });
+          onClose();
+        },
+        onError: (error) => {
+          showServerIssues(error);
+          notifications.show({ color: 'red', title: TRAVEL_MESSAGES.errorTitle, message: errorMessage(error, TRAVEL_MESSAGES.travelUpdateError) });
+        },
+      });
+      return;
+    }
     create.mutate(checked.data, {
       onSuccess: (created) => {
         notifications.show({
@@ -199,12 +209,7 @@ function TravelForm({ onClose }: { onClose: () => void }) {
         onClose();
       },
       onError: (error) => {
-        if (error instanceof ApiError) {
-          for (const issue of error.issues) {
-            const field = formFieldOf(issue.path);
-            if (field) setError(field, { message: issue.message });
-          }
-        }
+        showServerIssues(error);
         notifications.show({ color: 'red', title: TRAVEL_MESSAGES.errorTitle, message: errorMessage(error, TRAVEL_MESSAGES.travelCreateError) });
       },
     });
@@ -241,16 +246,16 @@ function TravelForm({ onClose }: { onClose: () => void }) {
             <Text fw={700}>Origem</Text>
             <TextInput label="Endereço de origem" required error={errors.origin?.address?.message} {...register('origin.address')} />
             <SimpleGrid cols={2} spacing="xs">
-              <CoordinateField control={control} name="origin.lat" label="Latitude" />
-              <CoordinateField control={control} name="origin.lng" label="Longitude" />
+              <NumberField control={control} name="origin.lat" label="Latitude" decimals={6} required />
+              <NumberField control={control} name="origin.lng" label="Longitude" decimals={6} required />
             </SimpleGrid>
           </Stack>
           <Stack gap="xs">
             <Text fw={700}>Destino</Text>
             <TextInput label="Endereço de destino" required error={errors.destiny?.address?.message} {...register('destiny.address')} />
             <SimpleGrid cols={2} spacing="xs">
-              <CoordinateField control={control} name="destiny.lat" label="Latitude" />
-              <CoordinateField control={control} name="destiny.lng" label="Longitude" />
+              <NumberField control={control} name="destiny.lat" label="Latitude" decimals={6} required />
+              <NumberField control={control} name="destiny.lng" label="Longitude" decimals={6} required />
             </SimpleGrid>
           </Stack>
         </SimpleGrid>
@@ -314,11 +319,11 @@ function TravelForm({ onClose }: { onClose: () => void }) {
         </SimpleGrid>
 
         <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={onClose} disabled={create.isPending}>
+          <Button variant="default" onClick={onClose} disabled={saving}>
             Cancelar
           </Button>
-          <Button type="submit" loading={create.isPending}>
-            Cadastrar viagem
+          <Button type="submit" loading={saving}>
+            {travel ? 'Salvar alterações' : 'Cadastrar viagem'}
           </Button>
         </Group>
       </Stack>

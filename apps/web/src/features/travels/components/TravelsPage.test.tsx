@@ -1,10 +1,15 @@
+import { REPORT_MESSAGES, REPORT_STATUS_VIEW } from '@sentinela/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
-import { renderApp } from '../../../test/render';
+import { renderApp, renderWithProviders } from '../../../test/render';
+import { ReportExportProvider } from '../../reports/export-provider';
+import { HistoryPanel } from './HistoryPanel';
+import { captureDownloads, fileResponse } from '../../../test/download';
+import { makeReport } from '../../reports/test-fixtures';
 import { makeReading, makeTravel, TRAVEL_ID } from '../test-fixtures';
 
 // Leaflet and the socket are covered in Chromium (e2e); here the map is a stub and live updates are off.
@@ -161,8 +166,78 @@ describe('/directions "Viagens" (T1–T4)', () => {
     const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
     expect(screen.queryByRole('button', { name: 'Nova viagem' })).toBeNull();
     expect(within(row).queryByRole('button', { name: 'Pausar' })).toBeNull();
+    // Client viewers read reports on /reports but do not ask for new ones.
+    expect(within(row).queryByRole('button', { name: 'Relatórios' })).toBeNull();
     await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
     expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos', 'Histórico']);
+  });
+
+  // Under jsdom every element measures 0×0, so a Mantine menu soon hides its dropdown as if its button were off-screen
+  // (display: none); the items are queried with hidden: true. Chromium covers the real menus (e2e).
+  const menuItems = async () => (await screen.findAllByRole('menuitem', { hidden: true })).map((item) => item.textContent);
+  const menuItem = (name: string) => screen.getByRole('menuitem', { name, hidden: true });
+  function exportHandler() {
+    const travelReport = makeReport(1, 2, { kind: 'travel', device: null, mac: null, download_url: '/api/travel-report/files/tr-1' });
+    const deviceReport = makeReport(2, 2, { kind: 'travel-device-history' });
+    const base = handler();
+    return mockFetch((request) => {
+      const { pathname } = new URL(request.url, 'http://localhost');
+      if (pathname.endsWith('/html')) return jsonResponse({ ...travelReport, status: REPORT_STATUS_VIEW[1], download_url: null });
+      if (pathname === `/api/reports/${travelReport._id}`) return jsonResponse(travelReport);
+      if (/\/history\/(pdf|excel)$/.test(pathname)) return jsonResponse(deviceReport);
+      if (pathname.startsWith('/api/travel-report/files/')) return fileResponse(new Uint8Array([1, 2]), 'viagem-AUR7K2M9QX.pdf');
+      if (pathname.startsWith('/api/report/files/')) return fileResponse(new Uint8Array([3]), 'historico-bau.pdf');
+      return base(request);
+    });
+  }
+  const DEVICE_HISTORY = `/api/travels/${TRAVEL_ID}/devices/${encodeURIComponent('C3:00:00:00:01:01')}/history`;
+
+  async function openDevices() {
+    renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ', {}, { timeout: 5_000 })).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+  }
+
+  it('Relatórios on a travel downloads the whole-travel report once generated (R1)', async () => {
+    startSession(makeSession(2));
+    const saved = captureDownloads();
+    const { requests } = exportHandler();
+    renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ', {}, { timeout: 5_000 })).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Relatórios' }));
+    expect(await screen.findByText(REPORT_MESSAGES.downloaded, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(saved.map((file) => file.name)).toEqual(['viagem-AUR7K2M9QX.pdf']);
+    expect(requests.map((r) => r.url)).toContain(`/api/travels/${TRAVEL_ID}/html`);
+  });
+
+  it('a card menu offers Relatórios PDF and EXCEL of the device within the travel (R1)', async () => {
+    startSession(makeSession(2));
+    const saved = captureDownloads();
+    const { requests } = exportHandler();
+    await openDevices();
+    expect(await menuItems()).toEqual(['Gráficos', 'Histórico', 'Configurações', 'PDF', 'EXCEL']);
+    expect(within(screen.getByRole('menu', { hidden: true })).getByText('Relatórios')).toBeTruthy();
+    await userEvent.click(menuItem('EXCEL'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(requests.map((r) => r.url)).toContain(`${DEVICE_HISTORY}/excel`);
+  });
+
+  it('the history tab has Gerar Relatórios with PDF and Excel (R1)', async () => {
+    startSession(makeSession(2));
+    const saved = captureDownloads();
+    const { requests } = exportHandler();
+    renderWithProviders(
+      <ReportExportProvider>
+        <HistoryPanel travelId={TRAVEL_ID} device={makeTravel().devices[0]!} />
+      </ReportExportProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Gerar Relatórios' }));
+    expect(await menuItems()).toEqual(['PDF', 'Excel']);
+    await userEvent.click(menuItem('PDF'));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(requests.map((r) => r.url)).toContain(`${DEVICE_HISTORY}/pdf`);
+    expect(await screen.findByText(REPORT_MESSAGES.downloaded)).toBeTruthy();
   });
 });

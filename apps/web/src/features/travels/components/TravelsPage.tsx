@@ -6,6 +6,8 @@ import { useLocation, useNavigate } from 'react-router';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatShortDateTime } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
+import type { ExportFormat } from '../../reports/api/request-export';
+import { useReportExport } from '../../reports/export-provider';
 import { useTravel } from '../api/get-travel';
 import { ColourMemory } from '../card-state';
 import { useTravelLive } from '../live/use-travel-live';
@@ -39,10 +41,13 @@ export function TravelsPage() {
   const [deviceMac, setDeviceMac] = useState<string | null>(null);
   const [routeOf, setRouteOf] = useState<Travel | null>(null);
   const [creating, setCreating] = useState(false);
+  // The list holds whole travels (devices included), kept current by the live updates: the form starts from it.
+  const [editing, setEditing] = useState<Travel | null>(null);
   const [chartsOf, setChartsOf] = useState<TravelDevice | null>(null);
   const [settingsOf, setSettingsOf] = useState<TravelDevice | null>(null);
   const [focus, setFocus] = useState<MapFocus | null>(null);
   const [memory] = useState(() => new ColourMemory());
+  const reports = useReportExport();
   const mapHeight = useMediaQuery('(max-width: 48em)') ? 340 : 440;
 
   const travel = useTravel(travelId);
@@ -76,6 +81,12 @@ export function TravelsPage() {
     },
     [navigate],
   );
+  const reportDevice = useCallback(
+    (device: TravelDevice, format: ExportFormat) => {
+      if (travelId) void reports?.exportReport({ kind: 'travel-device-history', travelId, mac: device.mac }, format);
+    },
+    [travelId, reports],
+  );
   const locate = useCallback((reading: TravelReading) => {
     if (reading.lat === null || reading.lng === null) return;
     setFocus({ key: Date.now(), position: [reading.lat, reading.lng], label: `Leitura de ${formatShortDateTime(reading.createdAt)}` });
@@ -103,7 +114,7 @@ export function TravelsPage() {
         </Tabs.List>
 
         <Tabs.Panel value="routes" pt="md">
-          <RoutesTable selectedId={travelId} onRoute={setRouteOf} onDevices={openDevices} canManage={canManage} />
+          <RoutesTable selectedId={travelId} onRoute={setRouteOf} onDevices={openDevices} onEdit={setEditing} canManage={canManage} />
         </Tabs.Panel>
 
         <Tabs.Panel value="devices" pt="md">
@@ -133,6 +144,7 @@ export function TravelsPage() {
                 onCharts={setChartsOf}
                 onHistory={openHistory}
                 onSettings={canManage ? setSettingsOf : undefined}
+                onReport={reports ? reportDevice : undefined}
               />
             )}
           </Stack>
@@ -162,6 +174,7 @@ export function TravelsPage() {
       {travelId && <EditTravelDeviceModal travelId={travelId} device={settingsOf} onClose={() => setSettingsOf(null)} />}
       <RouteModal travel={routeOf} onClose={() => setRouteOf(null)} />
       <TravelFormModal opened={creating} onClose={() => setCreating(false)} />
+      <TravelFormModal opened={editing !== null} travel={editing ?? undefined} onClose={() => setEditing(null)} />
     </Stack>
   );
 }

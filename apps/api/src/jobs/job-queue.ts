@@ -1,0 +1,153 @@
+import { PgBoss, fromPglite, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
+import type { z } from 'zod';
+import type { JobConnection } from '../db/database';
+
+export interface JobLog {
+  info(obj: unknown, msg: string): void;
+  warn(obj: unknown, msg: string): void;
+  error(obj: unknown, msg: string): void;
+}
+
+/** One kind of background job: its payload, how many run at once here, and what happens when it fails for good. */
+export interface JobDefinition<T> {
+  name: string;
+  /** The payload, checked before the handler sees it: a job row is data from the database, not a typed call. */
+  schema: z.ZodType<T>;
+  /** Jobs of this kind this process runs at once; 0: it only sends them (another process works them). */
+  concurrency: number;
+  /** Attempts after the first one. */
+  retryLimit: number;
+  /** An attempt still running after this long is taken as dead (its server died) and retried or failed. */
+  expireInSeconds: number;
+  handler(data: T): Promise<void>;
+  /** Called once, after the last attempt threw; what it records is what users see of the failure. */
+  onFinalFailure(data: T, error: unknown): Promise<void>;
+}
+
+/** States of a job that may still run. */
+const PENDING_STATES = new Set(['created', 'retry', 'active']);
+
+/**
+ * A background-job queue in the application's own database (pg-boss): jobs survive restarts, several API processes
+ * share the work, and no other service is needed. The same code runs on PostgreSQL and on embedded PGlite (ADR 9).
+ * Define the jobs, then `start()`; `stop()` lets running jobs finish first.
+ */
+export class JobQueue {
+  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private boss: PgBoss | null = null;
+
+  constructor(
+    private readonly connection: JobConnection,
+    private readonly log: JobLog,
+  ) {}
+
+  define<T>(definition: JobDefinition<T>): void {
+    if (this.boss) throw new Error(`job ${definition.name} defined after the queue started`);
+    this.definitions.set(definition.name, definition as unknown as JobDefinition<never>);
+  }
+
+  async start(): Promise<void> {
+    if (this.boss) return;
+    const boss = new PgBoss(this.bossOptions());
+    boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+    boss.on('warning', (warning) => this.log.warn({ warning }, 'job queue warning'));
+    await boss.start();
+    this.boss = boss;
+    for (const definition of this.definitions.values()) {
+      const options = {
+        retryLimit: definition.retryLimit,
+        retryDelay: 1,
+        expireInSeconds: definition.expireInSeconds,
+        // Wake a worker the moment a job is sent instead of at its next poll.
+        notify: true,
+      };
+      if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, options);
+      else await boss.createQueue(definition.name, options);
+      if (definition.concurrency > 0) {
+        await boss.work(
+          definition.name,
+          {
+            localConcurrency: definition.concurrency,
+            batchSize: 1,
+            includeMetadata: true,
+            // NOTIFY wakes workers for new jobs; the poll only catches retries and jobs of a lost notification.
+            pollingIntervalSeconds: 1,
+            notifyPollingIntervalSeconds: 1,
+          },
+          async (jobs: JobWithMetadata<unknown>[]) => {
+            for (const job of jobs) await this.run(definition, job);
+          },
+        );
+      }
+    }
+  }
+
+  /** Queues a job; `key` names what it is about, so `hasPending` can find it later. */
+  async send<T extends object>(name: string, data: T, key: string): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
+    definition.schema.parse(data);
+    await this.started().send(name, data, { singletonKey: key });
+  }
+
+  /** Whether a job of this kind and key is waiting, being retried or running. */
+  async hasPending(name: string, key: string): Promise<boolean> {
+    const jobs = await this.started().findJobs(name, { key });
+    return jobs.some((job) => PENDING_STATES.has(job.state));
+  }
+
+  /** The jobs of this kind and key, oldest first: their state and how many times each was retried (diagnostics). */
+  async jobsFor(name: string, key: string): Promise<Array<{ state: string; retryCount: number }>> {
+    const jobs = await this.started().findJobs(name, { key });
+    return jobs
+      .sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime())
+      .map((job) => ({ state: job.state, retryCount: job.retryCount }));
+  }
+
+  /** Stops fetching, waits for running jobs (up to a limit), closes the queue's connections. */
+  async stop(): Promise<void> {
+    const boss = this.boss;
+    if (!boss) return;
+    this.boss = null;
+    await boss.stop({ graceful: true, timeout: 30_000, close: true });
+  }
+
+  private started(): PgBoss {
+    if (!this.boss) throw new Error('job queue not started');
+    return this.boss;
+  }
+
+  private bossOptions(): ConstructorOptions {
+    // No cron schedules: the timekeeper would only add a timer and queries.
+    const common = { schedule: false, useListenNotify: true } as const;
+    if (this.connection.kind === 'pglite') {
+      return { ...common, backend: 'pglite', db: fromPglite(this.connection.pglite) };
+    }
+    // Its own small pool: workers, the maintenance pass and a LISTEN session; the app's pool stays for requests.
+    const workers = [...this.definitions.values()].reduce((n, d) => n + d.concurrency, 0);
+    return { ...common, connectionString: this.connection.connectionString, max: workers + 2, application_name: 'sentinela-jobs' };
+  }
+
+  private async run<T>(definition: JobDefinition<T>, job: JobWithMetadata<unknown>): Promise<void> {
+    const parsed = definition.schema.safeParse(job.data);
+    if (!parsed.success) {
+      // It would fail the same way on every attempt: log it and let it complete.
+      this.log.error({ job: job.id, name: job.name, issues: parsed.error.issues }, 'job payload refused');
+      return;
+    }
+    try {
+      await definition.handler(parsed.data);
+    } catch (error) {
+      const last = job.retryCount >= job.retryLimit;
+      this.log.warn({ err: error, job: job.id, name: job.name, attempt: job.retryCount + 1, last }, 'job attempt failed');
+      if (last) {
+        try {
+          await definition.onFinalFailure(parsed.data, error);
+        } catch (err) {
+          this.log.error({ err, job: job.id, name: job.name }, 'recording a job failure failed');
+        }
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import ExcelJS from 'exceljs';
+import { REPORT_MESSAGES, type ReportFileType } from '@sentinela/contract';
+import { badRequest } from '../../lib/errors';
+import { instantOf, isValidWallClock, type WallClock } from '../../lib/time-zone';
+import { EXCEL_MAX_PERIOD_DAYS, EXCEL_MAX_ROWS, EXCEL_SHEET_NAME } from './excel-template';
+import { EXCEL_ROW_MESSAGES as R, REPORT_SERVER_MESSAGES as M } from './messages';
+
+/** A row of the uploaded sheet that reads well; whether its device is reachable is the service's question. */
+export interface ExcelReportRow {
+  /** The row number Excel shows, for messages. */
+  row: number;
+  mac: string;
+  from: Date;
+  to: Date;
+  type: ReportFileType;
+}
+
+export interface RowError {
+  row: number;
+  message: string;
+}
+
+const MAC = /^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/;
+const DATE_TEXT = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+const DAY_MS = 86_400_000;
+// Excel's day 0 is 1899-12-30; 25,569 days later is 1970-01-01.
+const EXCEL_EPOCH_DAYS = 25_569;
+
+/**
+ * Reads an uploaded .xlsx (R5): the first sheet (or the template's), one report per filled row after the header.
+ * Each bad row gives exactly one message, the first problem found in it; blank rows are skipped.
+ */
+export async function readExcelUpload(data: Buffer, timeZone: string): Promise<{ rows: ExcelReportRow[]; errors: RowError[] }> {
+  const sheet = await firstSheet(data);
+  const lines: Array<{ row: number; cells: unknown[] }> = [];
+  sheet.eachRow({ includeEmpty: false }, (row, number) => {
+    const cells = [1, 2, 3, 4].map((c) => plainValue(row.getCell(c).value));
+    if (cells.every((v) => v === null || (typeof v === 'string' && v.trim() === ''))) return;
+    // The header is skipped when it is there; a sheet without one starts with data.
+    if (number === 1 && typeof cells[0] === 'string' && cells[0].trim().toUpperCase() === 'MAC') return;
+    lines.push({ row: number, cells });
+  });
+  if (lines.length === 0) throw badRequest(M.excelNoRows);
+  if (lines.length > EXCEL_MAX_ROWS) throw badRequest(M.excelTooManyRows(EXCEL_MAX_ROWS));
+
+  const rows: ExcelReportRow[] = [];
+  const errors: RowError[] = [];
+  for (const line of lines) {
+    const parsed = parseRow(line.row, line.cells, timeZone);
+    if ('message' in parsed) errors.push(parsed);
+    else rows.push(parsed);
+  }
+  return { rows, errors };
+}
+
+async function firstSheet(data: Buffer): Promise<ExcelJS.Worksheet> {
+  // An .xlsx is a zip archive: anything else (an old .xls, a CSV, a PDF) is refused before parsing.
+  if (data.length < 4 || data.readUInt32LE(0) !== 0x04034b50) throw badRequest(REPORT_MESSAGES.notXlsx);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(data as unknown as ArrayBuffer);
+  } catch {
+    throw badRequest(REPORT_MESSAGES.notXlsx);
+  }
+  const sheet = workbook.getWorksheet(EXCEL_SHEET_NAME) ?? workbook.worksheets[0];
+  if (!sheet) throw badRequest(REPORT_MESSAGES.notXlsx);
+  return sheet;
+}
+
+function parseRow(row: number, [macCell, startCell, endCell, typeCell]: unknown[], timeZone: string): ExcelReportRow | RowError {
+  const error = (message: string): RowError => ({ row, message });
+
+  const macText = text(macCell).toUpperCase().replace(/-/g, ':');
+  if (!macText) return error(R.macMissing(row));
+  if (!MAC.test(macText)) return error(R.macInvalid(row, macText));
+
+  const from = instant(startCell, timeZone);
+  if (from === 'missing') return error(R.startMissing(row));
+  if (typeof from === 'string') return error(R.startInvalid(row, from));
+  const to = instant(endCell, timeZone);
+  if (to === 'missing') return error(R.endMissing(row));
+  if (typeof to === 'string') return error(R.endInvalid(row, to));
+  if (to.getTime() <= from.getTime()) return error(R.endBeforeStart(row));
+  if (to.getTime() - from.getTime() > EXCEL_MAX_PERIOD_DAYS * DAY_MS) return error(R.periodTooLong(row, EXCEL_MAX_PERIOD_DAYS));
+
+  const typeText = text(typeCell).toUpperCase();
+  if (!typeText) return error(R.typeMissing(row));
+  const type = typeText === 'PDF' ? 'pdf' : typeText === 'EXCEL' || typeText === 'XLSX' ? 'xlsx' : null;
+  if (!type) return error(R.typeInvalid(row, text(typeCell)));
+
+  return { row, mac: macText, from, to, type };
+}
+
+/** A cell's value without exceljs's wrappers (formulas, rich text, links). */
+function plainValue(value: ExcelJS.CellValue): unknown {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date || typeof value !== 'object') return value;
+  if ('result' in value) return plainValue(value.result as ExcelJS.CellValue);
+  if ('richText' in value) return value.richText.map((r) => r.text).join('');
+  if ('text' in value) return plainValue(value.text as ExcelJS.CellValue);
+  return null;
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+  return String(value).trim();
+}
+
+/**
+ * A date cell as an instant: an Excel date (a wall-clock time without zone, which exceljs hands over in UTC
+ * fields), a date serial number, or text "DD/MM/YYYY HH:mm"; all read in the report time zone.
+ * Answers 'missing', the offending text, or the instant.
+ */
+function instant(value: unknown, timeZone: string): Date | string {
+  if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return 'missing';
+  let wall: WallClock | null = null;
+  if (value instanceof Date) {
+    if (!Number.isNaN(value.getTime())) wall = utcFields(value);
+  } else if (typeof value === 'number') {
+    if (value > 0 && value < 2_958_466) wall = utcFields(new Date(Math.round((value - EXCEL_EPOCH_DAYS) * DAY_MS)));
+  } else {
+    const match = DATE_TEXT.exec(String(value).trim());
+    if (match) {
+      const [day, month, year, hour, minute, second] = match.slice(1).map((v) => Number(v ?? 0));
+      wall = { year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second! };
+    }
+  }
+  if (!wall || !isValidWallClock(wall)) return text(value) || 'missing';
+  return instantOf(wall, timeZone);
+}
+
+function utcFields(d: Date): WallClock {
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+}

@@ -1,0 +1,39 @@
+import { REPORT_MESSAGES } from '@sentinela/contract';
+
+const thousands = (n: number) => n.toLocaleString('pt-BR');
+
+/** The pt-BR texts of reports that only the server writes (those the client shows too are in the contract). */
+export const REPORT_SERVER_MESSAGES = {
+  notFound: 'Relatório não encontrado.',
+  deviceNotFound: 'Dispositivo não encontrado.',
+  fileMissing: 'O arquivo deste relatório não está mais disponível. Gere o relatório novamente.',
+  tooManyReadings: (max: number) => `O período escolhido tem mais de ${thousands(max)} leituras. Escolha um período menor.`,
+  travelNotStarted: 'A viagem ainda não foi iniciada: ainda não há leituras para o relatório.',
+  /** A failed report's error: what went wrong, never a stack. */
+  failed: (reason: string) => `${REPORT_MESSAGES.failed.replace(/\.$/, '')}: ${reason}`,
+  deviceGone: 'o dispositivo do relatório não existe mais.',
+  travelGone: 'a viagem do relatório não existe mais.',
+  readingsGrew: (max: number) => `o período passou a ter mais de ${thousands(max)} leituras; escolha um período menor.`,
+  unexpected: 'ocorreu um erro inesperado ao montar o arquivo. Tente gerar o relatório novamente.',
+  tooManyValidations: 'Muitas validações seguidas. Aguarde um minuto e tente novamente.',
+  fileTooLarge: (mb: number) => `O arquivo deve ter no máximo ${mb} MB.`,
+  notMultipart: 'Envie o arquivo como formulário (multipart/form-data) no campo "file".',
+  excelTooManyRows: (max: number) => `A planilha tem mais de ${max} linhas de relatórios. Divida-a em arquivos menores.`,
+  excelNoRows: 'A planilha não tem nenhuma linha preenchida abaixo do cabeçalho.',
+} as const;
+
+/** One message per bad row of an uploaded Excel file, "Linha N: …" with N the row number Excel shows. */
+export const EXCEL_ROW_MESSAGES = {
+  macMissing: (row: number) => `Linha ${row}: informe o MAC do dispositivo.`,
+  macInvalid: (row: number, mac: string) => `Linha ${row}: MAC ${mac} inválido (use o formato AA:BB:CC:DD:EE:FF).`,
+  macNotFound: (row: number, mac: string) => `Linha ${row}: MAC ${mac} não encontrado.`,
+  startMissing: (row: number) => `Linha ${row}: informe a data inicial.`,
+  endMissing: (row: number) => `Linha ${row}: informe a data final.`,
+  startInvalid: (row: number, text: string) => `Linha ${row}: data inicial "${text}" inválida (use DD/MM/AAAA HH:mm).`,
+  endInvalid: (row: number, text: string) => `Linha ${row}: data final "${text}" inválida (use DD/MM/AAAA HH:mm).`,
+  endBeforeStart: (row: number) => `Linha ${row}: a data final deve ser posterior à data inicial.`,
+  periodTooLong: (row: number, days: number) => `Linha ${row}: o período deve ter no máximo ${days} dias.`,
+  typeMissing: (row: number) => `Linha ${row}: informe o tipo (PDF ou EXCEL).`,
+  typeInvalid: (row: number, text: string) => `Linha ${row}: tipo "${text}" inválido (use PDF ou EXCEL).`,
+  tooManyReadings: (row: number, max: number) => `Linha ${row}: o período tem mais de ${thousands(max)} leituras; escolha um período menor.`,
+} as const;

@@ -1,0 +1,101 @@
+import { TRAVEL_STATUS_NAMES, type HistoryFilter, type ReportKind, type TravelStatusId } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { HistoryWindow } from '../readings/history-repository';
+import { findTravelInScope } from '../travels/repository';
+import type { TravelSummary } from '../../reports/types';
+import { alarmsInPeriod, findReportDevice, findTravelReportDevices, readReadingColumns, travelRouteStats, type ReportDevice, type ReadingSelection } from './data-repository';
+import { REPORT_SERVER_MESSAGES as M } from './messages';
+import { filterInstant, type ReportRow } from './repository';
+import type { PackedDeviceInput, PackedReadings, RenderTask } from './render/render-task';
+
+/** A report that cannot be made, with the pt-BR reason users read after "Não foi possível gerar o relatório: ". */
+export class ReportGenerationError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'ReportGenerationError';
+  }
+}
+
+export interface InputContext {
+  db: Db;
+  timeZone: string;
+  maxReadings: number;
+  generatedAt: Date;
+}
+
+/** The value ranges a device history export was filtered by, as stored in the report's filters. */
+export function valueFilterOf(filters: Record<string, unknown>): HistoryFilter {
+  const num = (key: string) => (typeof filters[key] === 'number' ? (filters[key] as number) : undefined);
+  return { minTemp: num('minTemp'), maxTemp: num('maxTemp'), minHum: num('minHum'), maxHum: num('maxHum') };
+}
+
+/** The period a report covers, from its stored filters (always both ends: the export call resolved them). */
+export function windowOf(report: Pick<ReportRow, 'filters' | 'created_at'>): HistoryWindow {
+  const from = filterInstant(report.filters, 'dateInit');
+  const to = filterInstant(report.filters, 'dateEnd');
+  return { from: from ? new Date(from) : report.created_at, to: to ? new Date(to) : report.created_at };
+}
+
+/** Gathers what a queued report shows, as a task for a render thread. */
+export async function buildRenderTask(ctx: InputContext, report: ReportRow, outputPath: string): Promise<RenderTask> {
+  const kind = report.kind as ReportKind;
+  const window = windowOf(report);
+  const issuer = { name: report.user_name ?? 'Sentinela', username: report.user_username ?? '' };
+  const enterprise = report.enterprise_name ? { name: report.enterprise_name } : null;
+  const common = { reportId: report.id, enterprise, issuer, generatedAt: ctx.generatedAt, timeZone: ctx.timeZone };
+
+  if (kind === 'device-history') {
+    const device = report.device_id ? await findReportDevice(ctx.db, report.device_id) : undefined;
+    if (!device) throw new ReportGenerationError(M.deviceGone);
+    const filter = valueFilterOf(report.filters);
+    const section = await deviceSection(ctx, device, { deviceNum: device.num, window, filter, travelId: null });
+    const input: PackedDeviceInput = { ...common, ...section, travel: null };
+    return { kind: report.type === 'xlsx' ? 'device-xlsx' : 'device-pdf', input, outputPath };
+  }
+
+  const travel = report.travel_id ? await findTravelInScope(ctx.db, { kind: 'all' }, report.travel_id) : undefined;
+  if (!travel) throw new ReportGenerationError(M.travelGone);
+  const summary: TravelSummary = {
+    code: travel.code,
+    status: TRAVEL_STATUS_NAMES[travel.status as TravelStatusId] ?? String(travel.status),
+    origin: travel.origin_address,
+    destination: travel.destiny_address,
+    responsible: travel.responsible_name,
+    startedAt: travel.started_at,
+    finishedAt: travel.finished_at,
+  };
+
+  if (kind === 'travel-device-history') {
+    const [device] = report.device_id ? await findTravelReportDevices(ctx.db, travel.id, report.device_id) : [];
+    if (!device) throw new ReportGenerationError(M.deviceGone);
+    const section = await deviceSection(ctx, device, { deviceNum: device.num, window, filter: {}, travelId: travel.id });
+    const input: PackedDeviceInput = { ...common, ...section, travel: summary };
+    return { kind: report.type === 'xlsx' ? 'device-xlsx' : 'device-pdf', input, outputPath };
+  }
+
+  // The whole travel: one section per device; the reading limit holds for all sections together.
+  const devices = [];
+  let budget = ctx.maxReadings;
+  for (const device of await findTravelReportDevices(ctx.db, travel.id)) {
+    const section = await deviceSection({ ...ctx, maxReadings: budget }, device, { deviceNum: device.num, window, filter: {}, travelId: travel.id });
+    budget -= section.readings.count;
+    devices.push(section);
+  }
+  const route = await travelRouteStats(ctx.db, travel.id, window);
+  return { kind: 'travel-pdf', input: { ...common, travel: summary, route, devices }, outputPath };
+}
+
+async function deviceSection(ctx: InputContext, device: ReportDevice, selection: ReadingSelection) {
+  const columns = await readReadingColumns(ctx.db, selection, ctx.maxReadings);
+  if (!columns) throw new ReportGenerationError(M.readingsGrew(ctx.maxReadings));
+  const readings: PackedReadings = columns.pack();
+  const f = selection.filter;
+  return {
+    device: { name: device.name, mac: device.mac, serial: device.serial },
+    period: { from: selection.window.from, to: selection.window.to },
+    valueFilters: { temperature: { min: f.minTemp ?? null, max: f.maxTemp ?? null }, humidity: { min: f.minHum ?? null, max: f.maxHum ?? null } },
+    limits: device.limits,
+    readings,
+    alarms: await alarmsInPeriod(ctx.db, device.id, selection.window),
+  };
+}

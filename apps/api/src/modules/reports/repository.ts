@@ -1,0 +1,108 @@
+import type { Insertable } from 'kysely';
+import { ReportStatus } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import type { ReportsTable } from '../../db/schema';
+import type { TenantScope } from '../../lib/tenant-scope';
+
+/** The SQL of report records. Reads of them take a TenantScope; a report outside it is simply absent. */
+
+function reportQuery(db: Db) {
+  return db
+    .selectFrom('reports as r')
+    .leftJoin('devices as d', 'd.id', 'r.device_id')
+    .leftJoin('travels as t', 't.id', 'r.travel_id')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('enterprises as e', 'e.id', 'r.enterprise_id')
+    .select([
+      'r.id', 'r.enterprise_id', 'r.user_id', 'r.device_id', 'r.travel_id', 'r.kind', 'r.type', 'r.status', 'r.error',
+      'r.filters', 'r.file_path', 'r.file_size', 'r.sha256', 'r.created_at', 'r.updated_at',
+      'd.name as device_name', 'd.mac as device_mac', 't.code as travel_code', 'u.name as user_name',
+      'u.username as user_username', 'e.name as enterprise_name',
+    ]);
+}
+
+export type ReportRow = Awaited<ReturnType<ReturnType<typeof reportQuery>['executeTakeFirstOrThrow']>>;
+
+/**
+ * Who sees which reports (ADR 9): the super admin all; an enterprise admin those about its enterprise's devices and
+ * travels, whoever asked for them; anyone else the reports they asked for.
+ */
+function reportsInScope<Q extends ReturnType<typeof reportQuery>>(query: Q, scope: TenantScope): Q {
+  switch (scope.kind) {
+    case 'all':
+      return query;
+    case 'enterprise':
+      return query.where('r.enterprise_id', '=', scope.enterpriseId) as Q;
+    case 'user':
+      return query.where('r.user_id', '=', scope.userId) as Q;
+  }
+}
+
+export async function insertReport(db: Db, values: Insertable<ReportsTable>): Promise<string> {
+  const row = await db.insertInto('reports').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertReports(db: Db, values: readonly Insertable<ReportsTable>[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await db.insertInto('reports').values([...values]).returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+export async function findReport(db: Db, id: string): Promise<ReportRow | undefined> {
+  return reportQuery(db).where('r.id', '=', id).executeTakeFirst();
+}
+
+export async function findReportInScope(db: Db, scope: TenantScope, id: string): Promise<ReportRow | undefined> {
+  return reportsInScope(reportQuery(db), scope).where('r.id', '=', id).executeTakeFirst();
+}
+
+/** Newest first, by the time they were asked for. */
+export async function listReportsInScope(db: Db, scope: TenantScope, period: { from?: Date; to?: Date }, limit: number): Promise<ReportRow[]> {
+  let query = reportsInScope(reportQuery(db), scope);
+  if (period.from) query = query.where('r.created_at', '>=', period.from);
+  if (period.to) query = query.where('r.created_at', '<=', period.to);
+  return query.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(limit).execute();
+}
+
+/** The generated report whose file has exactly these bytes (by their SHA-256), if any. */
+export async function findGeneratedBySha256(db: Db, sha256: string): Promise<ReportRow | undefined> {
+  return reportQuery(db).where('r.sha256', '=', sha256).where('r.status', '=', ReportStatus.Generated).orderBy('r.updated_at', 'desc').executeTakeFirst();
+}
+
+/** Records the file of a queued report; false when the report was no longer queued (another attempt won). */
+export async function markGenerated(db: Db, id: string, file: { path: string; size: number; sha256: string }, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('reports')
+    .set({ status: ReportStatus.Generated, error: null, file_path: file.path, file_size: file.size, sha256: file.sha256, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', ReportStatus.Queued)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function markFailed(db: Db, id: string, error: string, at: Date): Promise<void> {
+  await db
+    .updateTable('reports')
+    .set({ status: ReportStatus.Failed, error, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', ReportStatus.Queued)
+    .execute();
+}
+
+/** Reports still waiting for their file, oldest first. */
+export async function queuedReportIds(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('reports').select('id').where('status', '=', ReportStatus.Queued).orderBy('created_at').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Instants a stored report filter holds, for the period columns of the list. */
+export function filterInstant(filters: Record<string, unknown>, key: 'dateInit' | 'dateEnd'): string | null {
+  const value = filters[key];
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : null;
+}
+
+/** jsonb for a filters column (Kysely takes the JSON text). */
+export function filtersJson(filters: Record<string, unknown>): string {
+  return JSON.stringify(filters);
+}

@@ -1,0 +1,125 @@
+import multipart from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ExcelGenerationResult,
+  HistoryFilter,
+  IdParam,
+  MacParam,
+  Report,
+  ReportListQuery,
+  ReportListResponse,
+  ReportValidation,
+  z,
+  type ReportFileType,
+} from '@sentinela/contract';
+import { AppError } from '../../lib/errors';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+import { REPORT_SERVER_MESSAGES as M } from './messages';
+import type { ReportActor, ReportFile } from './service';
+import { CONTENT_TYPES } from './view';
+import { readSingleFile } from './upload';
+
+/** Largest PDF the validator takes (R6); generated reports are far smaller. */
+export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
+/** Largest Excel upload (R5): 500 rows of four cells are a few tens of kilobytes. */
+export const EXCEL_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+const FORMATS: Array<{ path: 'pdf' | 'excel'; type: ReportFileType }> = [
+  { path: 'pdf', type: 'pdf' },
+  { path: 'excel', type: 'xlsx' },
+];
+
+function actor(request: FastifyRequest): ReportActor {
+  const auth = requireAuth(request);
+  return { userId: auth.userId, scope: auth.scope };
+}
+
+function sendFile(reply: FastifyReply, file: ReportFile) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-length', file.size)
+    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('cache-control', 'private, no-store')
+    .send(file.stream);
+}
+
+/** Reports (spec 001 §7): the export calls, the list, the downloads, the validator and the Excel generator. */
+export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const reports = services.reports;
+  const generate = { permission: 'reports:generate' as const };
+  const read = { permission: 'reports:read' as const };
+
+  // Multipart only here (this plugin is encapsulated): no other route accepts form uploads.
+  await app.register(multipart, { limits: { fileSize: VALIDATE_MAX_BYTES, files: 5 } });
+
+  // --- Export calls: answer the queued report at once; its _id downloads once generated. ---
+  for (const { path, type } of FORMATS) {
+    app.get(
+      `/api/beacon-device/history/mac/:mac/${path}`,
+      { schema: { params: MacParam, querystring: HistoryFilter, response: { 200: Report } }, config: generate },
+      async (request) => reports.exportDeviceHistory(actor(request), request.params.mac, request.query, type),
+    );
+    app.get(
+      `/api/travels/:id/devices/:mac/history/${path}`,
+      { schema: { params: z.object({ ...IdParam.shape, ...MacParam.shape }), response: { 200: Report } }, config: generate },
+      async (request) => reports.exportTravelDeviceHistory(actor(request), request.params.id, request.params.mac, type),
+    );
+  }
+  app.get(
+    '/api/travels/:id/html',
+    { schema: { params: IdParam, response: { 200: Report } }, config: generate },
+    async (request) => reports.exportTravel(actor(request), request.params.id),
+  );
+
+  // --- The list and one report (the client polls it while status is 1). ---
+  app.get(
+    '/api/reports',
+    { schema: { querystring: ReportListQuery, response: { 200: ReportListResponse } }, config: read },
+    async (request) => reports.list(requireAuth(request).scope, request.query),
+  );
+  app.get(
+    '/api/reports/:id',
+    { schema: { params: IdParam, response: { 200: Report } }, config: read },
+    async (request) => reports.get(requireAuth(request).scope, request.params.id),
+  );
+
+  // --- Downloads, with the bearer token like every other call (ADR 9). ---
+  app.get('/api/report/files/:id', { schema: { params: IdParam }, config: read }, async (request, reply) =>
+    sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'report')),
+  );
+  app.get('/api/travel-report/files/:id', { schema: { params: IdParam }, config: read }, async (request, reply) =>
+    sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'travel-report')),
+  );
+
+  // --- Validator (R6): public, one PDF, per-address rate limit. ---
+  app.post(
+    '/api/report/validate',
+    {
+      schema: { response: { 200: ReportValidation } },
+      config: {
+        permission: 'public',
+        rateLimit: {
+          max: services.config.reportValidateMaxPerMinute,
+          timeWindow: '1 minute',
+          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', M.tooManyValidations),
+        },
+      },
+    },
+    async (request) => reports.validate((await readSingleFile(request, VALIDATE_MAX_BYTES)).data),
+  );
+
+  // --- Reports from an Excel sheet (R5). ---
+  app.get('/api/reports/excel-template', { config: generate }, async (request, reply) =>
+    reply
+      .header('content-type', CONTENT_TYPES.xlsx)
+      .header('content-disposition', 'attachment; filename="modelo-relatorios.xlsx"')
+      .send(await reports.excelTemplate(requireAuth(request).scope)),
+  );
+  app.post(
+    '/api/reports/generate-reports-by-excel',
+    { schema: { response: { 200: ExcelGenerationResult } }, config: generate },
+    async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, EXCEL_UPLOAD_MAX_BYTES)).data),
+  );
+};

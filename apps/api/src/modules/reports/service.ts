@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import type { ReadStream } from 'node:fs';
+import {
+  REPORT_MESSAGES,
+  ReportStatus,
+  z,
+  type ExcelGenerationResult,
+  type HistoryFilter,
+  type Report,
+  type ReportFileType,
+  type ReportKind,
+  type ReportValidation,
+} from '@sentinela/contract';
+import type { Insertable } from 'kysely';
+import type { AppConfig } from '../../config/config';
+import type { Db } from '../../db/database';
+import type { ReportsTable } from '../../db/schema';
+import type { JobLog, JobQueue } from '../../jobs/job-queue';
+import type { Clock } from '../../lib/clock';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { Semaphore } from '../../lib/semaphore';
+import { wallClockAt, type WallClock } from '../../lib/time-zone';
+import type { TenantScope } from '../../lib/tenant-scope';
+import { findDeviceByMacInScope, listDevicesInScope } from '../devices/repository';
+import { resolveWindow, type HistoryWindow } from '../readings/history-repository';
+import { TRAVEL_MESSAGES } from '../travels/messages';
+import { findTravelDeviceByMac, findTravelInScope, type TravelRow } from '../travels/repository';
+import { countReadings, findTravelReportDevices, type ReadingSelection } from './data-repository';
+import { buildExcelTemplate } from './excel-template';
+import { readExcelUpload, type RowError } from './excel-intake';
+import { EXCEL_ROW_MESSAGES, REPORT_SERVER_MESSAGES as M } from './messages';
+import { loadOrCreateSigningIdentity } from '../../reports/signing/certificate';
+import type { RenderPool } from './render/render-pool';
+import type { SigningSource } from './render/render-task';
+import { buildRenderTask, ReportGenerationError } from './report-input';
+import {
+  filtersJson,
+  findGeneratedBySha256,
+  findReport,
+  findReportInScope,
+  insertReport,
+  insertReports,
+  listReportsInScope,
+  markFailed,
+  markGenerated,
+  queuedReportIds,
+  type ReportRow,
+} from './repository';
+import type { ReportStorage } from './storage';
+import { CONTENT_TYPES, toReport } from './view';
+
+export const REPORT_JOB = 'report.generate';
+export const ReportJobPayload = z.object({ reportId: z.uuid() });
+export type ReportJobPayload = z.infer<typeof ReportJobPayload>;
+
+/** GET /api/reports answers at most this many, the newest. */
+export const REPORT_LIST_MAX = 1000;
+
+/**
+ * Export calls handled at once (each is a few queries: device, count, insert, queue). Fifty clicks at once would
+ * otherwise queue some 300 statements for the connection pool ahead of every other request; waiting here instead,
+ * they leave the pool to everyone else and still answer within a second.
+ */
+const EXPORTS_AT_ONCE = 2;
+
+/** Who asks for a report. */
+export interface ReportActor {
+  userId: string;
+  scope: TenantScope;
+}
+
+/** A generated file, ready to stream. */
+export interface ReportFile {
+  stream: ReadStream;
+  size: number;
+  contentType: string;
+  filename: string;
+}
+
+/**
+ * Reports (R1, R3, R5, R6). An export call checks that the caller reaches the device or travel, records the report
+ * (status 1) and queues a job; the job gathers the data, has a render thread draw and sign the file, and records it
+ * (status 2) or the reason it could not be made (status 3). Files download only within the caller's reports.
+ */
+export class ReportService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly queue: JobQueue,
+    private readonly pool: RenderPool,
+    private readonly storage: ReportStorage,
+    private readonly signing: SigningSource,
+    private readonly log: JobLog,
+  ) {}
+
+  private readonly exportGate = new Semaphore(EXPORTS_AT_ONCE);
+
+  /** Before the workers start: the files' folder, and the signing identity created once when there is none. */
+  async prepare(): Promise<void> {
+    await this.storage.init();
+    this.pool.useIdentity(await loadOrCreateSigningIdentity(this.signing));
+    // Tests build dozens of apps that mostly never render: their threads start with the first report instead.
+    if (this.config.reportWorkers > 0 && this.config.env !== 'test') this.pool.warm();
+  }
+
+  // --- Export calls (R1) ---
+
+  /** A device's history with the history filter (`/api/beacon-device/history/mac/{mac}/pdf|excel`). */
+  async exportDeviceHistory(actor: ReportActor, mac: string, filter: HistoryFilter, type: ReportFileType): Promise<Report> {
+    return this.exportGate.run(async () => {
+      const found = await findDeviceByMacInScope(this.db, actor.scope, mac);
+      if (!found) throw notFound(M.deviceNotFound);
+      const window = resolveWindow(filter, this.clock.now());
+      await this.checkSize([{ deviceNum: found.num, window, filter, travelId: null }]);
+      const values: Record<string, unknown> = { dateInit: window.from.toISOString(), dateEnd: window.to.toISOString() };
+      for (const key of ['minTemp', 'maxTemp', 'minHum', 'maxHum'] as const) if (filter[key] !== undefined) values[key] = filter[key];
+      return this.queueReport(actor, {
+        enterprise_id: found.device.enterprise?._id ?? null,
+        device_id: found.device._id,
+        travel_id: null,
+        kind: 'device-history',
+        type,
+        filters: filtersJson(values),
+      });
+    });
+  }
+
+  /** One device's readings during a travel (`/api/travels/{id}/devices/{mac}/history/pdf|excel`). */
+  async exportTravelDeviceHistory(actor: ReportActor, travelId: string, mac: string, type: ReportFileType): Promise<Report> {
+    return this.exportGate.run(async () => {
+      const travel = await this.travel(actor.scope, travelId);
+      const device = await findTravelDeviceByMac(this.db, travel.id, mac);
+      if (!device) throw notFound(TRAVEL_MESSAGES.deviceNotInTravel);
+      const window = this.travelWindow(travel);
+      await this.checkSize([{ deviceNum: device.num, window, filter: {}, travelId: travel.id }]);
+      return this.queueReport(actor, {
+        enterprise_id: travel.enterprise_id,
+        device_id: device.device_id,
+        travel_id: travel.id,
+        kind: 'travel-device-history',
+        type,
+        filters: filtersJson({ dateInit: window.from.toISOString(), dateEnd: window.to.toISOString() }),
+      });
+    });
+  }
+
+  /** The whole travel's report (`/api/travels/{id}/html`): a signed PDF, whatever the path says (ADR 9). */
+  async exportTravel(actor: ReportActor, travelId: string): Promise<Report> {
+    return this.exportGate.run(async () => {
+      const travel = await this.travel(actor.scope, travelId);
+      const window = this.travelWindow(travel);
+      const devices = await findTravelReportDevices(this.db, travel.id);
+      await this.checkSize(devices.map((d) => ({ deviceNum: d.num, window, filter: {}, travelId: travel.id })));
+      return this.queueReport(actor, {
+        enterprise_id: travel.enterprise_id,
+        device_id: null,
+        travel_id: travel.id,
+        kind: 'travel',
+        type: 'pdf',
+        filters: filtersJson({ dateInit: window.from.toISOString(), dateEnd: window.to.toISOString() }),
+      });
+    });
+  }
+
+  // --- Reading reports (R3) ---
+
+  async list(scope: TenantScope, query: { dateInit?: string | undefined; dateEnd?: string | undefined }): Promise<Report[]> {
+    const period = { from: query.dateInit ? new Date(query.dateInit) : undefined, to: query.dateEnd ? new Date(query.dateEnd) : undefined };
+    if (period.from && period.to && period.from > period.to) throw badRequest('A data inicial deve ser anterior à data final.');
+    const rows = await listReportsInScope(this.db, scope, period, REPORT_LIST_MAX);
+    return rows.map(toReport);
+  }
+
+  async get(scope: TenantScope, id: string): Promise<Report> {
+    return toReport(await this.visible(scope, id));
+  }
+
+  /**
+   * A report's file. Travel reports download only from their own path and the others only from theirs; a failed
+   * report, one of another tenant and one that does not exist are all the same 404.
+   */
+  async file(scope: TenantScope, id: string, route: 'report' | 'travel-report'): Promise<ReportFile> {
+    const row = await this.visible(scope, id);
+    if ((row.kind === 'travel') !== (route === 'travel-report')) throw notFound(M.notFound);
+    if (row.status === ReportStatus.Queued) throw conflict(REPORT_MESSAGES.stillGenerating);
+    if (row.status !== ReportStatus.Generated || !row.file_path) throw notFound(M.notFound);
+    const size = await this.storage.size(row.file_path);
+    if (size === null) {
+      this.log.warn({ report: row.id, path: row.file_path }, 'report file missing');
+      throw notFound(M.fileMissing);
+    }
+    const type = row.type as ReportFileType;
+    return { stream: this.storage.open(row.file_path), size, contentType: CONTENT_TYPES[type], filename: `${row.id}.${type}` };
+  }
+
+  // --- Validator (R6) ---
+
+  /**
+   * Valid only for the exact bytes of a PDF the platform generated: the SHA-256 recorded when the file was written
+   * is the proof, so one changed byte, or a PDF made anywhere else, is not valid.
+   */
+  async validate(data: Buffer): Promise<ReportValidation> {
+    if (!data.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { valid: false, error: REPORT_MESSAGES.notPdf };
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    const row = await findGeneratedBySha256(this.db, sha256);
+    if (!row) return { valid: false, error: REPORT_MESSAGES.notGenerated };
+    return {
+      valid: true,
+      report: { _id: row.id, kind: row.kind as ReportKind, generated_at: row.updated_at.toISOString(), enterprise: row.enterprise_name, mac: row.device_mac },
+    };
+  }
+
+  // --- Reports from an Excel sheet (R5) ---
+
+  async excelTemplate(scope: TenantScope): Promise<Buffer> {
+    const [device] = await listDevicesInScope(this.db, scope);
+    const tz = this.config.reportTimeZone;
+    const today = wallClockAt(this.clock.now(), tz);
+    const midnight = (w: WallClock, daysBack: number): WallClock => {
+      const d = new Date(Date.UTC(w.year, w.month - 1, w.day - daysBack));
+      return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
+    };
+    return buildExcelTemplate({ mac: device?.mac ?? 'C3:00:00:00:01:01', from: midnight(today, 1), to: midnight(today, 0) }, tz);
+  }
+
+  /** Every good row becomes a queued device history report; every bad row one message, in row order. */
+  async generateFromExcel(actor: ReportActor, data: Buffer): Promise<ExcelGenerationResult> {
+    const { rows, errors } = await readExcelUpload(data, this.config.reportTimeZone);
+    const devices = new Map<string, Awaited<ReturnType<typeof findDeviceByMacInScope>>>();
+    const accepted: Insertable<ReportsTable>[] = [];
+    const now = this.clock.now();
+    for (const row of rows) {
+      if (!devices.has(row.mac)) devices.set(row.mac, await findDeviceByMacInScope(this.db, actor.scope, row.mac));
+      const found = devices.get(row.mac);
+      if (!found) {
+        errors.push({ row: row.row, message: EXCEL_ROW_MESSAGES.macNotFound(row.row, row.mac) });
+        continue;
+      }
+      const window = { from: row.from, to: row.to };
+      if ((await countReadings(this.db, { deviceNum: found.num, window, filter: {}, travelId: null })) > this.config.reportMaxReadings) {
+        errors.push({ row: row.row, message: EXCEL_ROW_MESSAGES.tooManyReadings(row.row, this.config.reportMaxReadings) });
+        continue;
+      }
+      accepted.push({
+        ...this.newReport(actor, now),
+        enterprise_id: found.device.enterprise?._id ?? null,
+        device_id: found.device._id,
+        travel_id: null,
+        kind: 'device-history',
+        type: row.type,
+        filters: filtersJson({ dateInit: row.from.toISOString(), dateEnd: row.to.toISOString() }),
+      });
+    }
+    const ids = await insertReports(this.db, accepted);
+    for (const id of ids) await this.queue.send(REPORT_JOB, { reportId: id }, id);
+    return { reportsToProccess: ids.length, errors: errors.sort((a: RowError, b: RowError) => a.row - b.row).map((e) => e.message) };
+  }
+
+  // --- The job ---
+
+  /** Generates a queued report's file (the job's handler); a report no longer queued is left as it is. */
+  async generate(reportId: string): Promise<void> {
+    const report = await findReport(this.db, reportId);
+    if (!report || report.status !== ReportStatus.Queued) return;
+    const generatedAt = this.clock.now();
+    const file = this.storage.newFile(report.id, report.type, generatedAt);
+    let task;
+    try {
+      task = await buildRenderTask({ db: this.db, timeZone: this.config.reportTimeZone, maxReadings: this.config.reportMaxReadings, generatedAt }, report, file.absolute);
+    } catch (error) {
+      // Nothing to retry for: the data says no (the device is gone, the period grew too long).
+      if (error instanceof ReportGenerationError) return this.recordFailure(reportId, error);
+      throw error;
+    }
+    const result = await this.pool.run(task);
+    const recorded = await markGenerated(this.db, report.id, { path: file.relative, size: result.size, sha256: result.sha256 }, this.clock.now());
+    if (!recorded) await this.storage.remove(file.relative);
+  }
+
+  /** Status 3 with the reason users read; the technical error stays in the log. */
+  async recordFailure(reportId: string, error: unknown): Promise<void> {
+    const reason = error instanceof ReportGenerationError ? error.message : M.unexpected;
+    if (!(error instanceof ReportGenerationError)) this.log.error({ err: error, report: reportId }, 'report generation failed');
+    await markFailed(this.db, reportId, M.failed(reason), this.clock.now());
+  }
+
+  /** Queues again the reports left waiting without a job (a server died between recording and queueing, or mid-job). */
+  async requeueWaiting(): Promise<number> {
+    let requeued = 0;
+    for (const id of await queuedReportIds(this.db)) {
+      if (await this.queue.hasPending(REPORT_JOB, id)) continue;
+      await this.queue.send(REPORT_JOB, { reportId: id }, id);
+      requeued += 1;
+    }
+    if (requeued > 0) this.log.info({ requeued }, 'reports requeued');
+    return requeued;
+  }
+
+  // --- helpers ---
+
+  private async visible(scope: TenantScope, id: string): Promise<ReportRow> {
+    const row = await findReportInScope(this.db, scope, id);
+    if (!row) throw notFound(M.notFound);
+    return row;
+  }
+
+  private async travel(scope: TenantScope, id: string): Promise<TravelRow> {
+    const travel = await findTravelInScope(this.db, scope, id);
+    if (!travel) throw notFound(TRAVEL_MESSAGES.notFound);
+    if (!travel.started_at) throw badRequest(M.travelNotStarted);
+    return travel;
+  }
+
+  /** A travel covers from its start to its end, or to now while it goes on. */
+  private travelWindow(travel: TravelRow): HistoryWindow {
+    return { from: travel.started_at!, to: travel.finished_at ?? this.clock.now() };
+  }
+
+  /** Refuses, before anything is queued, a report with more readings than one report may hold. */
+  private async checkSize(selections: ReadingSelection[]): Promise<void> {
+    let total = 0;
+    for (const s of selections) total += await countReadings(this.db, s);
+    if (total > this.config.reportMaxReadings) throw badRequest(M.tooManyReadings(this.config.reportMaxReadings));
+  }
+
+  private newReport(actor: ReportActor, now: Date) {
+    return { user_id: actor.userId, status: ReportStatus.Queued, created_at: now, updated_at: now };
+  }
+
+  private async queueReport(actor: ReportActor, values: Omit<Insertable<ReportsTable>, 'user_id' | 'status' | 'created_at' | 'updated_at'>): Promise<Report> {
+    const id = await insertReport(this.db, { ...this.newReport(actor, this.clock.now()), ...values });
+    await this.queue.send(REPORT_JOB, { reportId: id }, id);
+    return this.get({ kind: 'all' }, id);
+  }
+}

@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import { REPORT_MESSAGES } from '@sentinela/contract';
+import { AppError, badRequest } from '../../lib/errors';
+import { REPORT_SERVER_MESSAGES as M } from './messages';
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+/** Multipart errors of @fastify/multipart and busboy, by code, in the product's words. */
+function uploadError(error: unknown, maxBytes: number): AppError {
+  if (error instanceof AppError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', M.fileTooLarge(Math.round(maxBytes / (1024 * 1024))));
+  if (code === 'FST_FILES_LIMIT') return badRequest(REPORT_MESSAGES.oneFile);
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return badRequest(M.notMultipart);
+  // A malformed body (no boundary, cut short): the client's fault, said plainly.
+  return badRequest(M.notMultipart);
+}
+
+/**
+ * The one file of a multipart upload (the documents send it in the field `file`). No file, or more than one, is a
+ * 400 in Portuguese; a file above `maxBytes` a 413. Other fields are ignored.
+ */
+export async function readSingleFile(request: FastifyRequest, maxBytes: number): Promise<UploadedFile> {
+  if (!request.isMultipart()) throw badRequest(M.notMultipart);
+  let file: UploadedFile | null = null;
+  let files = 0;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 5, fields: 20, parts: 30 } })) {
+      if (part.type !== 'file') continue;
+      files += 1;
+      if (files > 1) {
+        part.file.resume(); // drain it: the answer is already decided
+        continue;
+      }
+      file = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
+    }
+  } catch (error) {
+    throw uploadError(error, maxBytes);
+  }
+  if (files > 1) throw badRequest(REPORT_MESSAGES.oneFile);
+  if (!file || file.data.length === 0) throw badRequest(REPORT_MESSAGES.noFile);
+  return file;
+}

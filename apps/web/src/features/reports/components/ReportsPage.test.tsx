@@ -1,0 +1,184 @@
+import { REPORT_MESSAGES, type ProfileId } from '@sentinela/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { startSession } from '../../../lib/session';
+import { captureDownloads, fileResponse } from '../../../test/download';
+import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { makeSession } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render';
+import { mockXhr } from '../../../test/xhr';
+import { makeReport } from '../test-fixtures';
+
+const GENERATED = makeReport(1, 2);
+const QUEUED = makeReport(2, 1, { created_at: new Date().toISOString() });
+const FAILED = makeReport(3, 3);
+const EXCEL = makeReport(4, 2, { type: 'xlsx', filters: { dateInit: null, dateEnd: null } });
+
+function openReports(handler: Handler, profileId: ProfileId = 3) {
+  startSession(makeSession(profileId));
+  const mock = mockFetch(handler);
+  const view = renderApp('/reports');
+  const listCalls = () => mock.requests.filter((r) => r.url.startsWith('/api/reports'));
+  return { ...mock, ...view, listCalls };
+}
+
+const bodyRows = () => within(screen.getAllByRole('rowgroup')[1] as HTMLElement).getAllByRole('row');
+const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((td) => td.textContent);
+
+describe('/reports (R3)', () => {
+  it('lists the reports with status, period, generation time, type and the download action', async () => {
+    openReports(() => jsonResponse([GENERATED, QUEUED, FAILED, EXCEL]));
+    expect(await screen.findByRole('heading', { name: 'Relatórios' })).toBeTruthy();
+    await screen.findByText('Sensor 01');
+    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+      '',
+      'Nome',
+      'Mac',
+      'Status',
+      'Período',
+      'Gerado em',
+      'Tipo',
+      'Ações',
+    ]);
+    const [generated, queued, failed, excel] = bodyRows() as HTMLElement[];
+    expect(cells(generated!).slice(1)).toEqual([
+      'Sensor 01Histórico do dispositivo',
+      'AA:BB:CC:DD:EE:01',
+      'Gerado',
+      '01/03/2024 09:00 – 03/03/2024 09:30',
+      '03/03/2024 12:00:05',
+      'PDF',
+      'Baixar relatório',
+    ]);
+    expect(cells(queued!).slice(3, 6)).toEqual(['Em processamento', '01/03/2024 09:00 – 03/03/2024 09:30', '--']);
+    expect(cells(excel!).slice(4, 7)).toEqual(['--', '03/03/2024 12:00:05', 'XLSX']);
+
+    // Only a generated report downloads; the others have a disabled button.
+    expect(within(generated!).getByRole('button', { name: 'Baixar relatório' }).hasAttribute('disabled')).toBe(false);
+    expect(within(queued!).getByRole('button', { name: 'Baixar relatório' }).hasAttribute('disabled')).toBe(true);
+
+    // A failed report explains itself in a tooltip.
+    expect(screen.queryByText('Nenhuma leitura no período.')).toBeNull();
+    await userEvent.hover(within(failed!).getByText('Falhou'));
+    expect(await screen.findByText('Nenhuma leitura no período.')).toBeTruthy();
+  });
+
+  it('pages by 10, says "Nada encontrado." when empty, and "Não foi possível carregar relatórios" on failure', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => makeReport(i + 1));
+    const view = openReports(() => jsonResponse(many));
+    await screen.findByText('Sensor 01');
+    expect(bodyRows()).toHaveLength(10);
+    expect(screen.queryByRole('combobox')).toBeNull();
+    view.unmount();
+
+    const empty = openReports(() => jsonResponse([]));
+    expect(await screen.findByText('Nada encontrado.')).toBeTruthy();
+    empty.unmount();
+
+    openReports(() => errorResponse(500, 'x'));
+    // A 5xx is retried once before the screen gives up.
+    expect(await screen.findByText(REPORT_MESSAGES.loadFailed, {}, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByText('Erro!')).toBeTruthy();
+  });
+
+  it('Aplicar filtro(s) sends the period as instants, an empty side as nothing; Atualizar asks again', async () => {
+    const { listCalls } = openReports(() => jsonResponse([GENERATED]));
+    await screen.findByText('Sensor 01');
+    expect(listCalls().map((r) => r.url)).toEqual(['/api/reports']);
+
+    fireEvent.change(screen.getByLabelText('Data/Hora Início'), { target: { value: '2024-03-01T09:00' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Aplicar filtro(s)' }));
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+    expect(listCalls()[1]?.url).toBe('/api/reports?dateInit=2024-03-01T12%3A00%3A00.000Z');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Atualizar' }));
+    await waitFor(() => expect(listCalls()).toHaveLength(3));
+  });
+
+  it('shows Baixar selecionados only with a selection, and zips the selected files in one download (R4)', async () => {
+    const saved = captureDownloads();
+    const second = makeReport(5, 2, { type: 'xlsx' });
+    const files: Record<string, Uint8Array> = {
+      [GENERATED.download_url!]: new Uint8Array(2500).fill(7),
+      [second.download_url!]: new Uint8Array(1200).fill(9),
+    };
+    const { requests } = openReports(({ url }) =>
+      files[url] ? fileResponse(files[url], 'x.pdf') : jsonResponse([GENERATED, FAILED, second]),
+    );
+    await screen.findByText('Sensor 01');
+    expect(screen.queryByRole('button', { name: /Baixar selecionados/ })).toBeNull();
+    // A failed report has no file to select.
+    expect((screen.getByRole('checkbox', { name: 'Selecionar Sensor 03 (PDF)' }) as HTMLInputElement).disabled).toBe(true);
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar Sensor 01 (PDF)' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar Sensor 05 (XLSX)' }));
+    const button = screen.getByRole('button', { name: /Baixar selecionados/ });
+    expect(within(button).getByText('2')).toBeTruthy();
+
+    await userEvent.click(button);
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toBe('relatorios-temperatura-umidade.zip');
+    const entries = unzipSync(new Uint8Array(await saved[0]!.blob.arrayBuffer()));
+    expect(Object.keys(entries)).toEqual([`${GENERATED._id}.pdf`, `${second._id}.xlsx`]);
+    expect(entries[`${GENERATED._id}.pdf`]).toEqual(files[GENERATED.download_url!]);
+    expect(entries[`${second._id}.xlsx`]).toEqual(files[second.download_url!]);
+    expect(requests.filter((r) => r.url.startsWith('/api/report/files/')).every((r) => r.headers.authorization === 'Bearer token-123')).toBe(
+      true,
+    );
+    expect(await screen.findByText('100%')).toBeTruthy();
+
+    // The header box clears the page.
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Selecionar todos da página' }));
+    expect(screen.queryByRole('button', { name: /Baixar selecionados/ })).toBeNull();
+  });
+
+  it('Gerar relatórios uploads the Excel file and shows what was read and the errors; closing refreshes the list (R5)', async () => {
+    const { uploads } = mockXhr(() => ({
+      status: 200,
+      body: { reportsToProccess: 2, errors: ['Linha 3: MAC AA:00 não encontrado.'] },
+    }));
+    const { listCalls } = openReports(() => jsonResponse([GENERATED]));
+    await screen.findByText('Sensor 01');
+    await userEvent.click(screen.getByRole('button', { name: 'Gerar relatórios' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar arquivo excel' });
+    expect(within(dialog).getByText('Enviar modelo excel')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Baixar modelo excel' })).toBeTruthy();
+
+    const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
+    const xlsx = new File([new Uint8Array(300)], 'relatorios.xlsx', {
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    await userEvent.upload(input, xlsx);
+
+    expect(await within(dialog).findByText(REPORT_MESSAGES.excelRead(2))).toBeTruthy();
+    expect(within(dialog).getByText(REPORT_MESSAGES.excelErrors(1))).toBeTruthy();
+    expect(within(dialog).getByText('Linha 3: MAC AA:00 não encontrado.')).toBeTruthy();
+    expect(uploads[0]).toMatchObject({ method: 'POST', url: '/api/reports/generate-reports-by-excel' });
+    expect(uploads[0]?.headers.authorization).toBe('Bearer token-123');
+    expect(uploads[0]?.file?.name).toBe('relatorios.xlsx');
+
+    const before = listCalls().length;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Fechar' }));
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(before));
+  });
+
+  it('refuses a file that is not .xlsx without sending it', async () => {
+    const { uploads } = mockXhr(() => ({ status: 500, body: {} }));
+    openReports(() => jsonResponse([]));
+    await userEvent.click(await screen.findByRole('button', { name: 'Gerar relatórios' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enviar arquivo excel' });
+    const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
+    await userEvent.setup({ applyAccept: false }).upload(input, new File(['a;b'], 'dados.csv', { type: 'text/csv' }));
+    expect(await within(dialog).findByText(REPORT_MESSAGES.notXlsx)).toBeTruthy();
+    expect(uploads).toHaveLength(0);
+  });
+
+  it('client viewers read and download reports but do not generate them', async () => {
+    openReports(() => jsonResponse([GENERATED]), 5);
+    await screen.findByText('Sensor 01');
+    expect(screen.queryByRole('button', { name: 'Gerar relatórios' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Atualizar' })).toBeTruthy();
+  });
+});
