@@ -105,7 +105,7 @@ async function waitForHealth(url, server) {
 }
 
 const cpuModel = cpus()[0]?.model ?? 'unknown';
-console.log(`Benchmark de ingestão: ${cpus().length} núcleos (${cpuModel}), fases de ${seconds} s, PostgreSQL ${args.durable ? 'com fsync e synchronous_commit' : 'sem fsync (como nos testes)'}`);
+console.log(`Benchmarks: ${cpus().length} núcleos (${cpuModel}), fases de ${seconds} s, PostgreSQL ${args.durable ? 'com fsync e synchronous_commit' : 'sem fsync (como nos testes)'}`);
 
 const postgres = await startPostgres({ durable: args.durable });
 let server;
