@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, SESSION_WINDOW_MS } from '@sentinela/contract';
 import { createTestContext, type TestContext } from '../../../test/context';
+import { sha256 } from '../../lib/tokens';
+import { SESSION_RENEW_STEP_MS } from './session-service';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -68,6 +70,25 @@ describe('sessions', () => {
     const expired = await ctx.request('GET', '/api/me', token);
     expect(expired.statusCode).toBe(401);
     expect(expired.json().error).toBe(MSG.sessionExpired);
+  });
+
+  it('renew at most once per step, so a burst of requests does not queue on the session row', async () => {
+    const { token } = await ctx.login('joao.silva');
+    const stored = () => ctx.db.selectFrom('sessions').select('expires_at').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const atLogin = (await stored()).expires_at;
+    ctx.clock.advance(SESSION_RENEW_STEP_MS - 1_000);
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(200);
+    expect((await stored()).expires_at).toEqual(atLogin);
+    ctx.clock.advance(2_000);
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(200);
+    expect((await stored()).expires_at).toEqual(new Date(ctx.clock.now().getTime() + SESSION_WINDOW_MS));
+  });
+
+  it('end when the user’s enterprise is disabled', async () => {
+    const { token, user } = await ctx.login('vida.adm');
+    await ctx.db.updateTable('enterprises').set({ disabled: true }).where('id', '=', user.enterprise!._id).execute();
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(401);
+    await ctx.db.updateTable('enterprises').set({ disabled: false }).where('id', '=', user.enterprise!._id).execute();
   });
 
   it('end at logout', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { SESSION_WINDOW_MS } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
@@ -21,8 +22,15 @@ export interface ClientMeta {
 }
 
 /**
+ * A session is renewed at most once per this step: a burst of requests (a screen's parallel calls, 50 exports
+ * clicked at once) reads the session without each taking its row lock in turn. The window ends at most this much
+ * earlier than with a renewal per request.
+ */
+export const SESSION_RENEW_STEP_MS = 5_000;
+
+/**
  * Server-side sessions with a 5-minute sliding window (P2). The token is opaque and random; only its
- * hash is stored. Checking a token and pushing its expiry forward is one UPDATE, so every authorised
+ * hash is stored. Checking a token and pushing its expiry forward is one statement, so every authorised
  * request costs a single round trip.
  */
 export class SessionService {
@@ -55,25 +63,26 @@ export class SessionService {
   async authenticate(token: string): Promise<AuthenticatedSession | null> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_WINDOW_MS);
-    const row = await this.db
-      .updateTable('sessions as s')
-      .from('users as u')
-      .set({ expires_at: expiresAt })
-      .whereRef('u.id', '=', 's.user_id')
-      .where('s.token_hash', '=', sha256(token))
-      .where('s.revoked_at', 'is', null)
-      .where('s.expires_at', '>', now)
-      .where('u.disabled', '=', false)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('enterprises as e').select('e.id').whereRef('e.id', '=', 'u.enterprise_id').where('e.disabled', '=', true),
-          ),
-        ),
+    const renewBefore = new Date(expiresAt.getTime() - SESSION_RENEW_STEP_MS);
+    // Read and renew in one round trip; the renewal (and its row lock) only when the stored expiry is a step behind.
+    const { rows } = await sql<AuthenticatedSession>`
+      WITH live AS (
+        SELECT s.id, s.expires_at, u.id AS user_id, u.profile_id, u.enterprise_id, u.name
+        FROM sessions s
+        JOIN users u ON u.id = s.user_id
+        LEFT JOIN enterprises e ON e.id = u.enterprise_id
+        WHERE s.token_hash = ${sha256(token)} AND s.revoked_at IS NULL AND s.expires_at > ${now}
+          AND u.disabled = false AND (e.id IS NULL OR e.disabled = false)
+      ), renewed AS (
+        UPDATE sessions SET expires_at = ${expiresAt}
+        FROM live WHERE sessions.id = live.id AND live.expires_at < ${renewBefore}
+        RETURNING sessions.id
       )
-      .returning(['s.id as sessionId', 'u.id as userId', 'u.profile_id as profileId', 'u.enterprise_id as enterpriseId', 'u.name as name'])
-      .executeTakeFirst();
-    return row ? { ...row, expiresAt } : null;
+      SELECT live.id AS "sessionId", live.user_id AS "userId", live.profile_id AS "profileId",
+        live.enterprise_id AS "enterpriseId", live.name,
+        CASE WHEN EXISTS (SELECT 1 FROM renewed) THEN ${expiresAt}::timestamptz ELSE live.expires_at END AS "expiresAt"
+      FROM live`.execute(this.db);
+    return rows[0] ?? null;
   }
 
   /**
