@@ -7,20 +7,15 @@
  * Usage: tsx bench/history.ts [--devices 2000] [--days 90] [--per-device 10000] [--samples 300]
  * DATABASE_URL (a server's admin URL) is used when set; otherwise a throwaway PostgreSQL is started.
  */
-import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { Profile } from '@sentinela/contract';
 import { buildApp } from '../apps/api/src/app';
-import { openDatabase } from '../apps/api/src/db/database';
-import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { hashPassword } from '../apps/api/src/modules/auth/service';
+import { openBenchDatabase } from './lib/bench-database';
 import { ensureReadingPartitions } from '../apps/api/src/modules/readings/partitions';
 import { loadConfig } from '../apps/api/src/config/config';
-// @ts-expect-error plain ESM helper shared with the test runner
-import { startPostgres } from '../scripts/lib/postgres.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,24 +35,8 @@ function percentile(sorted: number[], p: number) {
 }
 
 async function main() {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop: (() => void) | undefined;
-  if (!adminUrl) {
-    const server = await startPostgres();
-    adminUrl = server.url as string;
-    stop = server.stop;
-  }
-  const name = `bench_history_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 10 });
-  const db = database.db;
-  await migrateToLatest(db);
+  const bench = await openBenchDatabase('bench_history');
+  const db = bench.database.db;
 
   const now = new Date();
   const start = new Date(now.getTime() - DAYS * 86_400_000);
@@ -89,7 +68,7 @@ async function main() {
   const loadSeconds = (Date.now() - loadStarted) / 1000;
   console.log(`Loaded in ${loadSeconds.toFixed(1)} s (${Math.round((DEVICES * PER_DEVICE) / loadSeconds).toLocaleString('en')} rows/s, server-side generate_series)`);
 
-  const config = { ...loadConfig({}), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: url.toString(), mqttEnabled: false, noDataCheckSeconds: 0 };
+  const config = { ...loadConfig({}), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: bench.url, mqttEnabled: false, noDataCheckSeconds: 0 };
   const { app } = await buildApp({ config, db, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -124,8 +103,7 @@ async function main() {
   }
   console.log(`Load average after the calls ${loadavg()[0]!.toFixed(2)} (other work on the machine raises every figure)`);
   await app.close();
-  await database.close();
-  stop?.();
+  await bench.close();
   return results;
 }
 

@@ -13,24 +13,19 @@
  * `runReportQueueBench(options)` runs the same from another script and answers the figures.
  */
 import { fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { Profile, type Report } from '@sentinela/contract';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config/config';
-import { openDatabase } from '../apps/api/src/db/database';
-import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { hashPassword } from '../apps/api/src/modules/auth/service';
+import { openBenchDatabase } from './lib/bench-database';
 import { ensureReadingPartitions } from '../apps/api/src/modules/readings/partitions';
-// @ts-expect-error plain ESM helper shared with the test runner
-import { startPostgres } from '../scripts/lib/postgres.mjs';
 
 export interface ReportQueueBenchOptions {
   /** Reports queued at once (one per device). */
@@ -111,27 +106,12 @@ export async function runReportQueueBench(options: ReportQueueBenchOptions = {})
   const type = options.type ?? 'pdf';
   const baselineSeconds = options.baselineSeconds ?? 5;
 
-  let adminUrl = options.adminUrl ?? process.env.DATABASE_URL;
-  let stopPostgres: (() => void) | undefined;
-  if (!adminUrl) {
-    const server = await startPostgres();
-    adminUrl = server.url as string;
-    stopPostgres = server.stop;
-  }
-  const name = `bench_reports_${randomUUID().slice(0, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const bench = await openBenchDatabase('bench_reports', options.adminUrl ?? process.env.DATABASE_URL);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sentinela-bench-reports-'));
 
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 10 });
-  const db = database.db;
+  const db = bench.database.db;
   let app: Awaited<ReturnType<typeof buildApp>>['app'] | undefined;
   try {
-    await migrateToLatest(db);
     // One reading a minute per device, ending now: `readings` minutes of history each.
     const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     const from = new Date(now.getTime() - (readings - 1) * 60_000);
@@ -158,7 +138,7 @@ export async function runReportQueueBench(options: ReportQueueBenchOptions = {})
       logLevel: 'silent',
       demo: false,
       webDist: undefined,
-      databaseUrl: url.toString(),
+      databaseUrl: bench.url,
       mqttEnabled: false,
       noDataCheckSeconds: 0,
       reportsDir: path.join(dataDir, 'reports'),
@@ -205,9 +185,8 @@ export async function runReportQueueBench(options: ReportQueueBenchOptions = {})
     };
   } finally {
     await app?.close();
-    await database.close();
+    await bench.close();
     rmSync(dataDir, { recursive: true, force: true });
-    stopPostgres?.();
   }
 }
 
@@ -337,7 +316,7 @@ function print(result: ReportQueueBenchResult) {
   console.log(`All generated in ${result.allGeneratedSeconds} s (${result.generated} generated, ${result.failed} failed); export calls answered p50 ${result.exportAnswerMs.p50} ms, max ${result.exportAnswerMs.max} ms`);
   console.log(line('API before (device list)', result.baseline));
   console.log(line('API during it all (target p99<100)', result.during));
-  console.log(line('  while the 50 calls were answered', result.whileQueueing));
+  console.log(line(`  while the ${result.reports} calls were answered`, result.whileQueueing));
   console.log(line('  after, while generating', result.whileGenerating));
   console.log(`Server event-loop delay while generating: p50 ${result.eventLoopDelayMs.p50} ms, p99 ${result.eventLoopDelayMs.p99} ms, max ${result.eventLoopDelayMs.max} ms`);
   console.log(`Load average after ${loadavg()[0]!.toFixed(2)} (other work on the machine raises every figure)`);
