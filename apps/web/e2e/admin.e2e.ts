@@ -28,7 +28,7 @@ const settle = (page: Page) => page.waitForTimeout(400);
 
 const rowWith = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
-describe('administration (M2, M3, M4, M8, D2)', () => {
+describe('administration (M2, M3, M4, M7, M8, D2)', () => {
   it('the super admin registers an enterprise, sees the generated login, and finds it in Empresas', async () => {
     const { context, page } = await signedIn('admin');
     await openMenu(page, 'Empresas');
@@ -162,6 +162,23 @@ describe('administration (M2, M3, M4, M8, D2)', () => {
 
     const joao = await signedIn('joao.silva');
     await joao.context.close();
+  });
+
+  it('an enterprise admin reads the access log of a user (M7)', async () => {
+    // João opens his devices, so his log has his calls in it.
+    const joao = await signedIn('joao.silva');
+    await joao.page.getByRole('heading', { name: 'Meus Dispositivos' }).waitFor();
+    await joao.context.close();
+
+    const { context, page } = await signedIn('aurora.adm');
+    await page.goto('/enterprise-users');
+    await rowWith(page, 'João Silva').getByRole('link', { name: 'Logs' }).click();
+    await page.waitForURL('**/acess-log?user_id=*');
+    await page.getByRole('heading', { name: 'Logs de acesso' }).waitFor();
+    await rowWith(page, 'GET /api/devices-by-user/').first().waitFor();
+    expect(await rowWith(page, 'GET /api/devices-by-user/').first().textContent()).toContain('João Silva');
+    await screenshot(page, 'access-log');
+    await context.close();
   });
 
   it('an enterprise admin sees its devices in Dispositivos', async () => {

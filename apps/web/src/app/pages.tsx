@@ -42,3 +42,6 @@ export const ReportValidatorPage = lazy(() =>
   import('../features/reports/components/ReportValidatorPage').then((module) => ({ default: module.ReportValidatorPage })),
 );
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));
+export const AccessLogPage = lazy(() =>
+  import('../features/access-log/components/AccessLogPage').then((module) => ({ default: module.AccessLogPage })),
+);

@@ -6,6 +6,7 @@ import { SessionAwareLayout } from './layout/SessionAwareLayout';
 import { SignedInLayout } from './layout/SignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
+  AccessLogPage,
   ClientDevicesPage,
   DeviceHistoryPage,
   EnterpriseUsersPage,
@@ -73,6 +74,10 @@ export const routes: RouteObject[] = [
                   { path: paths.selectUser, element: <SelectUserPage /> },
                   { path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
                 ],
+              },
+              {
+                element: <RequirePermission permission="access-log:read" />,
+                children: [{ path: paths.accessLog, element: <AccessLogPage /> }],
               },
             ],
           },

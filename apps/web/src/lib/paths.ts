@@ -17,6 +17,8 @@ export const paths = {
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',
+  /** The documents' spelling (spec 000 §2). */
+  accessLog: '/acess-log',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

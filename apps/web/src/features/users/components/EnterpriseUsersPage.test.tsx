@@ -63,8 +63,9 @@ describe('/enterprise-users (M4)', () => {
       'joao.silva',
       '05/03/2024 10:00:00',
       '2',
-      'Alterar senhaDesativar',
+      'LogsAlterar senhaDesativar',
     ]);
+    expect(within(rowOf('João Silva')).getByRole('link', { name: 'Logs' }).getAttribute('href')).toMatch(/^\/acess-log\?user_id=/);
     // The signed-in admin is not offered actions on itself.
     expect(within(rowOf('Aurora Administração')).getByText('Você')).toBeTruthy();
     expect(within(rowOf('Aurora Administração')).queryByRole('button')).toBeNull();

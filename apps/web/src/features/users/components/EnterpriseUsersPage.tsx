@@ -10,7 +10,7 @@ import { NoWrap } from '../../../components/NoWrap';
 import { EnterprisePicker, useChosenEnterprise } from '../../../components/EnterprisePicker';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatInteger } from '../../../lib/format';
-import { paths } from '../../../lib/paths';
+import { paths, withQuery } from '../../../lib/paths';
 import { useRequiredSession } from '../../../lib/session';
 import { useEnterprise } from '../api/get-enterprise';
 import { useUsersByClient } from '../api/list-users-by-client';
@@ -74,10 +74,13 @@ export function EnterpriseUsersPage() {
     if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
           Você
         </Badge>;
-    // Later actions go here with their screens: Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6),
-    // Editar (/edit-user?id={userId}, M5) and Logs (/acess-log?user_id={userId}, M7), on both tabs.
+    // Later actions go here with their screens: Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6)
+    // and Editar (/edit-user?id={userId}, M5), on both tabs.
     return (
       <Group gap="xs" wrap="nowrap">
+        <Button size="xs" variant="light" color="gray" component={Link} to={withQuery(paths.accessLog, { user_id: u._id })}>
+          Logs
+        </Button>
         {!u.disabled && (
           <Button
             size="xs"
