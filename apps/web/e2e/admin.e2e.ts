@@ -28,7 +28,7 @@ const settle = (page: Page) => page.waitForTimeout(400);
 
 const rowWith = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
-describe('administration (M2, M3, M4, M7, M8, D2)', () => {
+describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
   it('the super admin registers an enterprise, sees the generated login, and finds it in Empresas', async () => {
     const { context, page } = await signedIn('admin');
     await openMenu(page, 'Empresas');
@@ -178,6 +178,31 @@ describe('administration (M2, M3, M4, M7, M8, D2)', () => {
     await rowWith(page, 'GET /api/devices-by-user/').first().waitFor();
     expect(await rowWith(page, 'GET /api/devices-by-user/').first().textContent()).toContain('João Silva');
     await screenshot(page, 'access-log');
+    await context.close();
+  });
+
+  it('an enterprise admin edits a user (M5)', async () => {
+    const { context, page } = await signedIn('aurora.adm');
+    const rename = async (from: string, to: string, shot?: string) => {
+      await rowWith(page, from).getByRole('link', { name: 'Editar' }).click();
+      await page.getByRole('heading', { name: 'Editar Usuário' }).waitFor();
+      const name = page.getByLabel('Nome');
+      await expect.poll(() => name.inputValue()).toBe(from);
+      await name.fill(to);
+      await page.getByRole('button', { name: 'Salvar' }).click();
+      await page.getByRole('dialog', { name: 'Sucesso!' }).getByText('Perfil editado com sucesso').waitFor();
+      if (shot) {
+        await settle(page);
+        await screenshot(page, shot);
+      }
+      await page.getByRole('button', { name: 'OK' }).click();
+      await page.waitForURL('**/enterprise-users?id=*');
+      await rowWith(page, to).first().waitFor();
+    };
+    await page.goto('/enterprise-users');
+    await rename('João Silva', 'João Silva Júnior', 'edit-user');
+    // Back to the demo name, which other specs look for.
+    await rename('João Silva Júnior', 'João Silva');
     await context.close();
   });
 

@@ -36,7 +36,7 @@ const enterpriseName = z
   .min(1, 'Informe o nome da empresa.')
   .max(120, 'O nome da empresa deve ter no máximo 120 caracteres.');
 
-const requiredEmail = z
+export const requiredEmail = z
   .string({ message: 'Informe o email.' })
   .trim()
   .min(1, 'Informe o email.')

@@ -45,3 +45,6 @@ export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) =>
 export const AccessLogPage = lazy(() =>
   import('../features/access-log/components/AccessLogPage').then((module) => ({ default: module.AccessLogPage })),
 );
+export const EditUserPage = lazy(() =>
+  import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
+);

@@ -9,6 +9,7 @@ import {
   AccessLogPage,
   ClientDevicesPage,
   DeviceHistoryPage,
+  EditUserPage,
   EnterpriseUsersPage,
   EnterprisesPage,
   LocalizatorPage,
@@ -73,6 +74,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { path: paths.selectUser, element: <SelectUserPage /> },
                   { path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
+                  { path: paths.editUser, element: <EditUserPage /> },
                 ],
               },
               {

@@ -14,6 +14,7 @@ export const paths = {
   registerEnterprise: '/register-enterprise',
   selectUser: '/select-user',
   enterpriseUsers: '/enterprise-users',
+  editUser: '/edit-user',
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',

@@ -90,6 +90,11 @@ export async function setUserDisabled(db: Db, id: string, disabled: boolean, now
   await db.updateTable('users').set({ disabled, updated_at: now }).where('id', '=', id).execute();
 }
 
+/** Name, username and email of a user; the unique indexes (case-insensitive) refuse duplicates. */
+export async function updateUserIdentity(db: Db, id: string, values: { name: string; username: string; email: string }, now: Date): Promise<void> {
+  await db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+}
+
 export async function findUserInScope(db: Db, scope: TenantScope, id: string): Promise<UserDetail | undefined> {
   const row = await inScope(userQuery(db), scope).where('u.id', '=', id).executeTakeFirst();
   return row && toUserDetail(row);

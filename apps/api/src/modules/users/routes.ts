@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
+import { ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UpdateUserBody, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { notFound } from '../../lib/errors';
 import { reachesEnterprise } from '../../lib/tenant-scope';
@@ -15,6 +15,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
       if (!user) throw notFound('Usuário não encontrado.');
       return user;
     },
+  );
+
+  app.post(
+    '/api/user/update/:id',
+    { schema: { params: IdParam, body: UpdateUserBody, response: { 200: UserDetail } }, config: { permission: 'users:manage' } },
+    async (request) => services.users.updateIdentity(requireAuth(request), request.params.id, request.body),
   );
 
   app.get(

@@ -1,12 +1,13 @@
-import { MSG, Profile } from '@sentinela/contract';
+import { MSG, Profile, USER_MESSAGES, type UpdateUserBody, type UserDetail } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { badRequest, forbidden, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import { hashPassword } from '../auth/service';
 import type { SessionService } from '../auth/session-service';
 import { setEnterpriseDisabled } from '../enterprises/repository';
-import { findUserInScope, setUserDisabled, setUserPassword } from './repository';
+import { findUserInScope, setUserDisabled, setUserPassword, updateUserIdentity } from './repository';
 
 export class UserService {
   constructor(
@@ -52,5 +53,22 @@ export class UserService {
     });
     this.sessions.announceEnded({ userId: user.id });
     return MSG.passwordResetByAdmin;
+  }
+
+  /**
+   * Edit user (M5): an administrator changes the name, username and email of a user its scope holds. A username or
+   * email another user has (in any case) is a 409 with the field's message; the user's sessions go on.
+   */
+  async updateIdentity(auth: AuthContext, userId: string, body: UpdateUserBody): Promise<UserDetail> {
+    const user = await findUserInScope(this.db, auth.scope, userId);
+    if (!user) throw notFound('Usuário não encontrado.');
+    try {
+      await updateUserIdentity(this.db, user.id, body, this.clock.now());
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_username_key')) throw conflict(USER_MESSAGES.usernameTaken);
+      if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
+      throw error;
+    }
+    return (await findUserInScope(this.db, auth.scope, user.id))!;
   }
 }

@@ -63,7 +63,7 @@ describe('/enterprise-users (M4)', () => {
       'joao.silva',
       '05/03/2024 10:00:00',
       '2',
-      'LogsAlterar senhaDesativar',
+      'EditarLogsAlterar senhaDesativar',
     ]);
     expect(within(rowOf('João Silva')).getByRole('link', { name: 'Logs' }).getAttribute('href')).toMatch(/^\/acess-log\?user_id=/);
     // The signed-in admin is not offered actions on itself.

@@ -74,10 +74,12 @@ export function EnterpriseUsersPage() {
     if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
           Você
         </Badge>;
-    // Later actions go here with their screens: Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6)
-    // and Editar (/edit-user?id={userId}, M5), on both tabs.
+    // Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6) goes here with its screen, on both tabs.
     return (
       <Group gap="xs" wrap="nowrap">
+        <Button size="xs" variant="light" component={Link} to={withQuery(paths.editUser, { id: u._id })}>
+          Editar
+        </Button>
         <Button size="xs" variant="light" color="gray" component={Link} to={withQuery(paths.accessLog, { user_id: u._id })}>
           Logs
         </Button>

@@ -1,0 +1,56 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { startSession } from '../../../lib/session';
+import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { makeSession, makeUser } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render';
+
+const joao = makeUser(3, { _id: 'u0000000-0000-4000-8000-000000000002', name: 'João Silva', username: 'joao.silva', email: 'joao.silva@aurora.example' });
+
+function open(profileId: 1 | 2 | 3, update: Handler) {
+  startSession(makeSession(profileId));
+  const mock = mockFetch((request) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname === `/api/user/show/${joao._id}`) return jsonResponse(joao);
+    if (pathname === `/api/user/update/${joao._id}`) return update(request);
+    return jsonResponse([]);
+  });
+  return { ...mock, ...renderApp(`/edit-user?id=${joao._id}`) };
+}
+
+describe('/edit-user "Editar Usuário" (M5)', () => {
+  it('starts from the user, sends the changes and says Perfil editado com sucesso', async () => {
+    const { requests } = open(2, (request) => jsonResponse({ ...joao, ...(request.body as object) }));
+    expect(await screen.findByRole('heading', { name: 'Editar Usuário' })).toBeTruthy();
+    const name = (await screen.findByLabelText(/Nome/)) as HTMLInputElement;
+    expect(name.value).toBe('João Silva');
+    expect((screen.getByLabelText(/Usuário/) as HTMLInputElement).value).toBe('joao.silva');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'João Paulo Silva');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Perfil editado com sucesso')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Sucesso!' })).toBeTruthy();
+    expect(requests.find((r) => r.method === 'POST')!.body).toEqual({ name: 'João Paulo Silva', username: 'joao.silva', email: 'joao.silva@aurora.example' });
+  });
+
+  it('checks the fields before sending, and puts a taken username under its field', async () => {
+    const { requests } = open(2, () => errorResponse(409, 'Este usuário já está em uso.', 'CONFLICT'));
+    const email = (await screen.findByLabelText(/Email/)) as HTMLInputElement;
+    await userEvent.clear(email);
+    await userEvent.type(email, 'sem-arroba');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Informe um email válido.')).toBeTruthy();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+
+    await userEvent.clear(email);
+    await userEvent.type(email, 'joao@aurora.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Este usuário já está em uso.')).toBeTruthy();
+  });
+
+  it('is for administrators only', async () => {
+    open(3, () => jsonResponse(joao));
+    expect(await screen.findByRole('heading', { name: 'Acesso negado' })).toBeTruthy();
+  });
+});
