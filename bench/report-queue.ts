@@ -52,14 +52,8 @@ export interface LatencyFigures {
   max: number;
 }
 
-export interface ReportQueueBenchResult {
-  cores: number;
-  cpuModel: string;
-  loadAverageBefore: number;
-  reports: number;
-  readingsPerReport: number;
-  workers: number;
-  type: string;
+/** What the load process measures and reports back. */
+interface LoadResult {
   /** From the first export call to the last report leaving status 1. */
   allGeneratedSeconds: number;
   generated: number;
@@ -68,22 +62,21 @@ export interface ReportQueueBenchResult {
   exportAnswerMs: { p50: number; max: number };
   baseline: LatencyFigures;
   during: LatencyFigures;
+  /** Split of `during`: requests sent while the export calls were being answered, and after. */
   whileQueueing: LatencyFigures;
   whileGenerating: LatencyFigures;
-  /** The server's event-loop delay while the reports were generated (ms). */
-  eventLoopDelayMs: { p50: number; p99: number; max: number };
 }
 
-interface LoadResult {
-  allGeneratedSeconds: number;
-  generated: number;
-  failed: number;
-  exportAnswerMs: { p50: number; max: number };
-  baseline: LatencyFigures;
-  during: LatencyFigures;
-  /** Split of `during`: requests sent while the 50 export calls were being answered, and after. */
-  whileQueueing: LatencyFigures;
-  whileGenerating: LatencyFigures;
+export interface ReportQueueBenchResult extends LoadResult {
+  cores: number;
+  cpuModel: string;
+  loadAverageBefore: number;
+  reports: number;
+  readingsPerReport: number;
+  workers: number;
+  type: string;
+  /** The server's event-loop delay while the reports were generated (ms). */
+  eventLoopDelayMs: { p50: number; p99: number; max: number };
 }
 
 function percentile(sorted: number[], p: number): number {

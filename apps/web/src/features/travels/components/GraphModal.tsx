@@ -1,4 +1,4 @@
-import { Alert, Center, Group, Loader, Modal, Text } from '@mantine/core';
+import { Alert, Modal, Text } from '@mantine/core';
 import type { TravelDevice } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -7,6 +7,7 @@ import type { Measure } from '../../../components/chart/model';
 import { useTravelDeviceHistory } from '../api/get-device-history';
 import { measureStats, readingsChartModel } from '../chart';
 import { TRAVEL_MESSAGES } from '../messages';
+import { DataLoading } from './DataLoading';
 
 interface GraphModalProps {
   travelId: string;
@@ -29,12 +30,7 @@ function GraphContent({ travelId, device }: { travelId: string; device: TravelDe
     <MeasureTabs>
       {(measure) =>
         history.isPending ? (
-          <Center py="xl">
-            <Group gap="xs">
-              <Loader size="sm" />
-              <Text c="dimmed">{TRAVEL_MESSAGES.dataLoading}</Text>
-            </Group>
-          </Center>
+          <DataLoading />
         ) : history.isError ? (
           <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
             {TRAVEL_MESSAGES.readingsLoadError}

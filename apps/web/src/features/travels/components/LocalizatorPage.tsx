@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Tabs, TextInput, Title } from '@mantine/core';
 import { LocalizatorParam, type Travel, type TravelDevice, type z } from '@sentinela/contract';
 import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
@@ -21,6 +21,7 @@ import { HistoryPanel } from './HistoryPanel';
 import { LiveBadge } from './LiveBadge';
 import { MapFallback } from './RouteModal';
 import { TravelSummary } from './TravelSummary';
+import { DataLoading } from './DataLoading';
 
 const TravelMap = lazy(() => import('./TravelMap'));
 
@@ -76,12 +77,7 @@ export function LocalizatorPage() {
       )}
 
       {code && travel.isPending ? (
-        <Center py="xl">
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text c="dimmed">{TRAVEL_MESSAGES.dataLoading}</Text>
-          </Group>
-        </Center>
+        <DataLoading />
       ) : (
         <LocalizatorResult key={travel.data?._id ?? 'none'} travel={travel.data ?? null} code={code} signedIn={signedIn} />
       )}

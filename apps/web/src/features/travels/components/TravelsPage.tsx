@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { can, type Travel, type TravelDevice, type TravelReading } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
@@ -24,6 +24,7 @@ import { RoutesTable } from './RoutesTable';
 import { TravelFormModal } from './TravelFormModal';
 import type { MapFocus } from './TravelMap';
 import { TravelSummary } from './TravelSummary';
+import { DataLoading } from './DataLoading';
 
 const TravelMap = lazy(() => import('./TravelMap'));
 
@@ -126,12 +127,7 @@ export function TravelsPage() {
               </Button>
             </Group>
             {travel.isPending ? (
-              <Center py="xl">
-                <Group gap="xs">
-                  <Loader size="sm" />
-                  <Text c="dimmed">{TRAVEL_MESSAGES.dataLoading}</Text>
-                </Group>
-              </Center>
+              <DataLoading />
             ) : travel.isError ? (
               <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
                 {TRAVEL_MESSAGES.devicesLoadError}
