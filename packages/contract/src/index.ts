@@ -1,4 +1,5 @@
 export { z } from './zod-locale';
+export * from './values';
 export * from './profiles';
 export * from './messages';
 export * from './session';
