@@ -161,7 +161,7 @@ export function cleanText(label: string, rule: TextRule) {
   const min = rule.min ?? 0;
   const requiredMessage = rule.requiredMessage ?? `Informe ${label.toLowerCase()}.`;
   return z
-    .string({ message: min > 0 ? requiredMessage : `${label} deve ser um texto.` })
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? (min > 0 ? requiredMessage : undefined) : `${label} deve ser um texto.`) })
     .transform((v, ctx) => {
       const text = v.trim();
       const problem = textProblem(text, label, rule);
@@ -170,11 +170,29 @@ export function cleanText(label: string, rule: TextRule) {
         return z.NEVER;
       }
       if (text.length < min) {
-        ctx.addIssue({ code: 'custom', message: min === 1 ? requiredMessage : `${label} deve ter no mínimo ${min} caracteres.` });
+        // Nothing typed is asked for; something too short is told its minimum.
+        ctx.addIssue({ code: 'custom', message: text.length === 0 ? requiredMessage : `${label} deve ter no mínimo ${min} caracteres.` });
         return z.NEVER;
       }
       return text.normalize('NFC');
     });
+}
+
+/**
+ * A secret as typed (passwords): never trimmed nor normalised, since its exact characters are what was hashed,
+ * but no control characters (NUL above all) and no unpaired surrogates, and bounded.
+ */
+export function secretText(label: string, rule: { max: number; requiredMessage: string }) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? undefined : `${label} deve ser um texto.`) })
+    .min(1, rule.requiredMessage)
+    .max(rule.max, `${label} deve ter no máximo ${rule.max} caracteres.`)
+    .refine((v) => !CONTROL_SINGLE_LINE.test(v) && !LONE_SURROGATE.test(v), `${label} contém caracteres inválidos.`);
+}
+
+/** A query-string field: an empty one ('', as forms send blank fields) is absent. */
+export function queryField<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 }
 
 /** Optional text: absent, null or blank become null (the column's "no value"). */

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorResponse } from '@sentinela/contract';
+import { refusedValue } from '../lib/db-errors';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors';
 
 /** Fastify's own client errors, by code, in the product's vocabulary. */
@@ -41,6 +42,19 @@ async function errorHandler(app: FastifyInstance) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return send(reply, error.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', MSG.invalidData);
+    }
+
+    // Last line of defence: a value the database refused is the client's mistake (400), but one that a request
+    // schema should have caught; logged as an error so the schema gets fixed. The query's parameters stay out
+    // of the log (PGlite attaches them to the error).
+    const refused = refusedValue(error);
+    if (refused) {
+      const e = error as unknown as { code: string; message: string; table?: string; column?: string; constraint?: string; stack?: string };
+      request.log.error(
+        { defect: 'value reached the database unchecked', sqlState: e.code, dbMessage: e.message, table: e.table, column: e.column, constraint: e.constraint, route: request.routeOptions.url, stack: e.stack },
+        'database refused a request value: a request schema lets it through',
+      );
+      return send(reply, 'VALIDATION', refused === 'data' ? MSG.valueNotStorable : MSG.referenceNotFound);
     }
 
     request.log.error({ err: error }, 'unhandled error');
