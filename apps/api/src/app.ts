@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config';
@@ -31,6 +31,8 @@ export interface BuildAppOptions {
   db: Db;
   clock?: Clock;
   logger?: FastifyBaseLogger | boolean;
+  /** Told of every route as it is registered (tests walk all routes without listing them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface App {
@@ -49,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const services = createServices(config, db, options.clock ?? systemClock, app.log);
 

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) });
+  app = Fastify({ loggerInstance: pino({ level: 'info' }, stream) as FastifyBaseLogger });
   await app.register(errorHandler);
   app.get<{ Params: { code: string } }>('/fail/:code', async (request) => {
     await sql.raw(failing[request.params.code] ?? 'SELECT 1').execute(handle.db);

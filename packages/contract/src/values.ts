@@ -39,14 +39,17 @@ export function fitsColumn(n: number, column: NumericColumn): boolean {
 /**
  * What each measure can physically be, whatever the sensor: values outside are errors of the sender, never
  * readings. Alarm limits of devices and travels live within the same bounds (a limit of 10,000 °C is a typo).
+ * `minMagnitude`: the smallest non-zero magnitude. A `double precision` column stores 1e-300, but PostgreSQL's
+ * float arithmetic refuses to underflow (squaring it in a distance fails the whole report), and no position is
+ * known to a ten-millionth of a millimetre: below 1e-9 degrees (0.1 mm) a coordinate is noise, refused.
  */
 export const MEASURE_BOUNDS = {
-  temperature: { min: -80, max: 150, column: 'real', label: 'Temperatura', unit: '°C' },
-  humidity: { min: 0, max: 100, column: 'real', label: 'Umidade', unit: '%' },
-  battery: { min: 0, max: 100, column: 'real', label: 'Bateria', unit: '%' },
-  lat: { min: -90, max: 90, column: 'double precision', label: 'Latitude', unit: '' },
-  lng: { min: -180, max: 180, column: 'double precision', label: 'Longitude', unit: '' },
-} as const satisfies Record<string, { min: number; max: number; column: NumericColumn; label: string; unit: string }>;
+  temperature: { min: -80, max: 150, minMagnitude: 0, column: 'real', label: 'Temperatura', unit: '°C' },
+  humidity: { min: 0, max: 100, minMagnitude: 0, column: 'real', label: 'Umidade', unit: '%' },
+  battery: { min: 0, max: 100, minMagnitude: 0, column: 'real', label: 'Bateria', unit: '%' },
+  lat: { min: -90, max: 90, minMagnitude: 1e-9, column: 'double precision', label: 'Latitude', unit: '' },
+  lng: { min: -180, max: 180, minMagnitude: 1e-9, column: 'double precision', label: 'Longitude', unit: '' },
+} as const satisfies Record<string, { min: number; max: number; minMagnitude: number; column: NumericColumn; label: string; unit: string }>;
 export type Measure = keyof typeof MEASURE_BOUNDS;
 
 export type MeasureCheck = 'ok' | 'invalid' | 'out_of_range';
@@ -59,6 +62,7 @@ export function checkMeasure(measure: Measure, value: unknown): MeasureCheck {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'invalid';
   const b = MEASURE_BOUNDS[measure];
   if (value < b.min || value > b.max) return 'out_of_range';
+  if (value !== 0 && Math.abs(value) < b.minMagnitude) return 'invalid';
   return fitsColumn(value, b.column) ? 'ok' : 'invalid';
 }
 
