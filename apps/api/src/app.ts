@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
-import errorHandler from './plugins/error-handler';
+import errorHandler, { frameworkError } from './plugins/error-handler';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
@@ -48,6 +48,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     logger: typeof options.logger === 'boolean' ? options.logger : undefined,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -12,6 +12,7 @@ export const MSG = {
   forbidden: 'Você não tem permissão para acessar este recurso.',
   notFound: 'Registro não encontrado.',
   routeNotFound: 'Rota não encontrada.',
+  invalidUrl: 'O endereço da requisição é inválido.',
   invalidJson: 'O corpo da requisição não é um JSON válido.',
   bodyTooLarge: 'O corpo da requisição excede o tamanho máximo permitido.',
   unsupportedMediaType: 'Tipo de conteúdo não suportado.',

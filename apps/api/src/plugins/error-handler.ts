@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorResponse } from '@sentinela/contract';
@@ -60,6 +60,16 @@ async function errorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 'INTERNAL', MSG.internalError);
   });
+}
+
+/**
+ * Errors Fastify answers before any route runs (its `frameworkErrors` option): a path that is not valid
+ * percent-encoded UTF-8, or a parameter longer than any id (100 characters), which names nothing that exists.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'NOT_FOUND', MSG.notFound);
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 'BAD_REQUEST', MSG.invalidUrl);
+  return send(reply, 'INTERNAL', MSG.internalError);
 }
 
 export function sendRouteNotFound(reply: FastifyReply) {
