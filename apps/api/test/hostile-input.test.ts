@@ -21,7 +21,7 @@ import { fillPath, pathParams, walkableRoutes, type WalkedRoute } from './route-
  */
 const SEED = 20_261_124;
 /** Requests per route and caller; HOSTILE_RUNS raises it for a longer hunt. */
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 14);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 24);
 
 let ctx: TestContext;
 let routes: WalkedRoute[];
