@@ -1,10 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
-import errorHandler from './plugins/error-handler';
+import errorHandler, { frameworkError } from './plugins/error-handler';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
@@ -31,6 +31,8 @@ export interface BuildAppOptions {
   db: Db;
   clock?: Clock;
   logger?: FastifyBaseLogger | boolean;
+  /** Told of every route as it is registered (tests walk all routes without listing them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface App {
@@ -46,9 +48,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     logger: typeof options.logger === 'boolean' ? options.logger : undefined,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    frameworkErrors: frameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const services = createServices(config, db, options.clock ?? systemClock, app.log);
 

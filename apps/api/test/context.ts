@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { CLIENT_VERSION } from '@sentinela/contract';
 import { buildApp } from '../src/app';
 import type { AppConfig } from '../src/config/config';
@@ -82,7 +82,8 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
   const clock = new ManualClock(new Date());
   if (options.demo) await seedDemoData(database.db, clock);
   const config = testConfig(options.config);
-  const { app, services } = await buildApp({ config, db: database.db, clock, logger: false });
+  const routes: RouteOptions[] = [];
+  const { app, services } = await buildApp({ config, db: database.db, clock, logger: false, onRoute: (route) => void routes.push(route) });
   await app.ready();
 
   const headers = { client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
@@ -107,6 +108,8 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
   return {
     app,
     services,
+    /** Every route the app registered, as registered (method, url, schema, config). */
+    routes,
     db: database.db,
     clock,
     login,

@@ -39,7 +39,33 @@ describe('GET /api/beacon-device/history/mac/{mac}', () => {
     expect(reversed.json().error).toBe('A data inicial deve ser anterior à data final.');
     const nan = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?minTemp=abc`, token);
     expect(nan.statusCode).toBe(400);
-    expect(nan.json().error).toMatch(/^Temperatura mínima deve ser um número\./);
+    expect(nan.json().error).toMatch(/^Temperatura mínima inválida: esperado um número\./);
+  });
+
+  it('refuses filters the database could not compare or hold, and pages beyond any OFFSET', async () => {
+    const url = (query: string) => `/api/beacon-device/history/mac/${MAC}?${query}`;
+    for (const [query, message] of [
+      ['dateInitUtc=%2B275760-09-13T00:00:00Z', /^Data inicial não é uma data válida/],
+      ['dateEndUtc=1969-12-31T23:59:59Z', /^Data final não é uma data válida/],
+      ['dateInit=0000-01-01', /^Data inicial não é uma data válida/],
+      ['dateEnd=2026-02-30', /^Data final não é uma data válida/],
+      ['minTemp=1e-50', /^Temperatura mínima inválida/],
+      ['maxTemp=Infinity', /^Temperatura máxima inválida/],
+      ['minHum=101', /^Umidade mínima fora da faixa permitida \(0 a 100 %\)/],
+      ['page=1e20', /^Página deve ser um número inteiro/],
+      ['page=99999999999', /^Página deve ser um número inteiro/],
+      ['limit=NaN', /^Registros por página deve ser um número inteiro/],
+    ] as const) {
+      const res = await ctx.request('GET', url(query), token);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().error, query).toMatch(message);
+    }
+    // The bounds themselves are instants every part of the product handles.
+    const widest = await ctx.request('GET', url('dateInitUtc=1970-01-01T00:00:00Z&dateEndUtc=2199-12-31T23:59:59.999Z&page=1000000'), token);
+    expect(widest.statusCode).toBe(200);
+    expect(widest.json()).toMatchObject({ data: [], page: 1_000_000, from: '1970-01-01T00:00:00.000Z', to: '2199-12-31T23:59:59.999Z' });
+    const series = await ctx.request('GET', `${url('dateInitUtc=1970-01-01T00:00:00Z&dateEndUtc=2199-12-31T23:59:59.999Z&points=5000').replace('?', '/series?')}`, token);
+    expect(series.statusCode).toBe(200);
   });
 });
 

@@ -282,24 +282,55 @@ describe('POST /api/travels', () => {
 
     const noPlace = await post(aurora, { ...(await valid()), origin: { address: 'Campinas', location: [-95, 10] } });
     expect(noPlace.statusCode).toBe(400);
-    expect(noPlace.json().error).toContain('Latitude inválida.');
+    expect(noPlace.json().error).toContain('Latitude fora da faixa permitida (-90 a 90).');
     const noDevices = await post(aurora, { ...(await valid()), devices: [] });
     expect(noDevices.json().error).toContain('Escolha ao menos um dispositivo.');
   });
 
   it('refuses a device of another enterprise, and one an ordinary user is not linked to', async () => {
+    const travels = async () => (await ctx.db.selectFrom('travels').select('id').execute()).length;
+    const before = await travels();
     const foreign = await post(aurora, { ...(await valid()), devices: [{ device_id: await deviceId(ctx, MACS.vaccines) }] });
-    expect(foreign.statusCode).toBe(400);
+    expect(foreign.statusCode).toBe(404);
     expect(foreign.json().error).toBe('Dispositivo não encontrado nesta empresa.');
     const notHis = await post(joao, { ...(await valid()), responsible_user_id: await userId(ctx, 'joao.silva') });
-    expect(notHis.statusCode).toBe(400);
+    expect(notHis.statusCode).toBe(404);
     expect(notHis.json().error).toBe('Dispositivo não encontrado nesta empresa.');
+    const unknown = await post(aurora, { ...(await valid()), devices: [{ device_id: '00000000-0000-4000-8000-000000000000' }] });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toBe('Dispositivo não encontrado nesta empresa.');
+    expect(await travels()).toBe(before);
   });
 
-  it('refuses a responsible user of another enterprise', async () => {
-    const res = await post(aurora, { ...(await valid()), responsible_user_id: await userId(ctx, 'maria.souza') });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('O responsável deve ser um usuário ativo da mesma empresa da viagem.');
+  it('refuses a responsible user of another enterprise or unknown (404), and an inactive one (400)', async () => {
+    for (const [token, responsible] of [
+      [aurora, await userId(ctx, 'maria.souza')],
+      [aurora, '00000000-0000-4000-8000-000000000000'],
+      [admin, '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
+      const res = await post(token, { ...(await valid()), responsible_user_id: responsible });
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error).toBe('Responsável não encontrado nesta empresa.');
+    }
+    const joaoId = await userId(ctx, 'joao.silva');
+    await ctx.db.updateTable('users').set({ disabled: true }).where('id', '=', joaoId).execute();
+    try {
+      const inactive = await post(aurora, { ...(await valid()), responsible_user_id: joaoId });
+      expect(inactive.statusCode).toBe(400);
+      expect(inactive.json().error).toBe('O responsável deve ser um usuário ativo da mesma empresa da viagem.');
+    } finally {
+      await ctx.db.updateTable('users').set({ disabled: false }).where('id', '=', joaoId).execute();
+    }
+  });
+
+  it('refuses an enterprise the caller does not reach, or that does not exist, as not found', async () => {
+    const vida = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Vida Farma').executeTakeFirstOrThrow()).id;
+    const foreign = await post(aurora, { ...(await valid()), enterprise_id: vida });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('Empresa não encontrada.');
+    const unknown = await post(admin, { ...(await valid()), enterprise_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toBe('Empresa não encontrada.');
   });
 
   it('refuses a device already travelling', async () => {

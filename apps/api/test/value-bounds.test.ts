@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import {
   INSTANT_MAX_MS,
   INSTANT_MIN_MS,
+  MEASURE_BOUNDS,
   REAL_MAX,
   REAL_MIN_NORMAL,
   boundedInstant,
@@ -78,6 +79,9 @@ describe('numbers fit their column', () => {
     expect(checkMeasure('temperature', 151)).toBe('out_of_range');
     expect(checkMeasure('humidity', '50')).toBe('invalid');
     expect(checkMeasure('lat', -90)).toBe('ok');
+    expect(checkMeasure('lat', -0)).toBe('ok');
+    expect(checkMeasure('lng', 1e-9)).toBe('ok');
+    expect(checkMeasure('lng', -1e-300)).toBe('invalid');
     const limit = measureInput('temperature', 'Limite de temperatura');
     expect(limit.parse(' 8,5 ')).toBe(8.5);
     expect(limit.parse('')).toBeNull();
@@ -87,6 +91,13 @@ describe('numbers fit their column', () => {
       expect(r.error!.issues[0]!.message).toMatch(/^Limite de temperatura inválida/);
     }
     expect(limit.safeParse(400).error!.issues[0]!.message).toBe('Limite de temperatura fora da faixa permitida (-80 a 150 °C).');
+  });
+
+  it('coordinates: the smallest accepted magnitude survives the distance arithmetic, the ones below do not', async () => {
+    const haversineTerm = (v: number) => sql<{ v: number }>`SELECT power(sin(radians(${v}::float8 - 0) / 2), 2) AS v`.execute(handle.db);
+    await expect(haversineTerm(MEASURE_BOUNDS.lat.minMagnitude)).resolves.toBeDefined();
+    await expect(haversineTerm(1e-300)).rejects.toThrow(/underflow/);
+    expect(checkMeasure('lat', 1e-300)).toBe('invalid');
   });
 
   it('integers are bounded and their bounds must fit int4', () => {

@@ -1,5 +1,6 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { cleanText } from './values';
 
 /** Alarm types (D6): one alarm per excursion and type. */
 export const ALARM_TYPES = ['temperature_high', 'temperature_low', 'humidity_high', 'humidity_low', 'no_data'] as const;
@@ -40,9 +41,5 @@ export type AlarmNotification = z.infer<typeof AlarmNotification>;
 export const AlarmNotificationList = z.array(AlarmNotification);
 
 export const AcknowledgeAlarmBody = z.object({
-  message: z
-    .string()
-    .trim()
-    .min(1, 'Informe a mensagem de reconhecimento.')
-    .max(500, 'A mensagem deve ter no máximo 500 caracteres.'),
+  message: cleanText('A mensagem', { min: 1, max: 500, multiline: true, requiredMessage: 'Informe a mensagem de reconhecimento.' }),
 });

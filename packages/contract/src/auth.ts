@@ -1,10 +1,12 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { cleanText, secretText } from './values';
 import { UserDetail } from './users';
 
 export const LoginBody = z.object({
-  username: z.string().trim().min(1, 'Informe o usuário.').max(100),
-  password: z.string().min(1, 'Informe a senha.').max(200),
+  username: cleanText('Usuário', { min: 1, max: 100, requiredMessage: 'Informe o usuário.' }),
+  // Not the password rule: accounts made before it still sign in; only what no password can hold is refused.
+  password: secretText('Senha', { max: 200, requiredMessage: 'Informe a senha.' }),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 

@@ -1,5 +1,6 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { cleanText } from './values';
 
 const Range = z.object({ min: z.number().nullable(), max: z.number().nullable() });
 
@@ -41,6 +42,7 @@ export const MacParam = z.object({
 
 export const HistoricCountResponse = z.object({ count: z.number().int() });
 
-export const UpdateDeviceNameBody = z.object({
-  name: z.string().trim().min(1, 'Informe o nome do dispositivo.').max(80, 'O nome deve ter no máximo 80 caracteres.'),
-});
+/** A device's name (rename, configuration, a device within a travel). */
+export const deviceName = cleanText('O nome', { min: 1, max: 80, requiredMessage: 'Informe o nome do dispositivo.' });
+
+export const UpdateDeviceNameBody = z.object({ name: deviceName });

@@ -2,6 +2,7 @@ import { z } from './zod-locale';
 import { IsoDate } from './common';
 import { MSG } from './messages';
 import { passwordSchema } from './password';
+import { cleanText } from './values';
 
 export const EnterpriseSummary = z.object({
   _id: z.string(),
@@ -30,18 +31,9 @@ export const ActiveInactiveBody = z
   })
   .refine((b) => !!b.user_id !== !!b.client_id, { message: 'Informe user_id ou client_id.' });
 
-const enterpriseName = z
-  .string({ message: 'Informe o nome da empresa.' })
-  .trim()
-  .min(1, 'Informe o nome da empresa.')
-  .max(120, 'O nome da empresa deve ter no máximo 120 caracteres.');
+const enterpriseName = cleanText('O nome da empresa', { min: 1, max: 120, requiredMessage: 'Informe o nome da empresa.' });
 
-export const requiredEmail = z
-  .string({ message: 'Informe o email.' })
-  .trim()
-  .min(1, 'Informe o email.')
-  .max(254, 'O email deve ter no máximo 254 caracteres.')
-  .pipe(z.email('Informe um email válido.'));
+export const requiredEmail = cleanText('O email', { min: 1, max: 254, requiredMessage: 'Informe o email.' }).pipe(z.email('Informe um email válido.'));
 
 /**
  * POST /api/client/create/ (M3). The documented client also sends the admin's name, username, userType,

@@ -1,9 +1,10 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { cleanText } from './values';
 
 /** Gateways forward beacon readings; each holds an API key shown once, at creation (D5). */
 export const CreateGatewayBody = z.object({
-  name: z.string().trim().min(1, 'Informe o nome do gateway.').max(80, 'O nome deve ter no máximo 80 caracteres.'),
+  name: cleanText('O nome', { min: 1, max: 80, requiredMessage: 'Informe o nome do gateway.' }),
   /** Super admin only: the enterprise whose devices the gateway may write. An enterprise admin's gateway is its enterprise's. */
   enterprise_id: z.uuid('Empresa inválida.').nullish(),
 });

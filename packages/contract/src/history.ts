@@ -1,17 +1,14 @@
 import { z } from './zod-locale';
-import { IsoDate } from './common';
+import { IsoDate, pageNumber } from './common';
+import { deviceName } from './devices';
+import { boundedInstant, boundedInt, measureInput, queryField, type Measure } from './values';
 
 // Query strings carry empty fields as ''; they mean "no filter".
-const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
-const optionalNumber = (label: string) =>
-  z.preprocess(blankToUndefined, z.coerce.number({ message: `${label} deve ser um número.` }).optional());
+/** A value filter: compared with a measure's column, so it must be a value that column holds. */
+const filterValue = (measure: Measure, label: string) => queryField(measureInput(measure, label).transform((v) => v ?? undefined));
 
-const optionalInstant = (label: string) =>
-  z.preprocess(
-    blankToUndefined,
-    z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: `${label} não é uma data válida.` }).optional(),
-  );
+const filterInstant = (label: string) => queryField(boundedInstant(label));
 
 const booleanFlag = z.enum(['true', 'false']).transform((v) => v === 'true').optional();
 
@@ -21,22 +18,22 @@ const booleanFlag = z.enum(['true', 'false']).transform((v) => v === 'true').opt
  * keep what the user typed. Without dates the window is the last two days.
  */
 export const HistoryFilter = z.object({
-  minTemp: optionalNumber('Temperatura mínima'),
-  maxTemp: optionalNumber('Temperatura máxima'),
-  minHum: optionalNumber('Umidade mínima'),
-  maxHum: optionalNumber('Umidade máxima'),
-  dateInit: optionalInstant('Data inicial'),
-  dateEnd: optionalInstant('Data final'),
-  dateInitUtc: optionalInstant('Data inicial'),
-  dateEndUtc: optionalInstant('Data final'),
+  minTemp: filterValue('temperature', 'Temperatura mínima'),
+  maxTemp: filterValue('temperature', 'Temperatura máxima'),
+  minHum: filterValue('humidity', 'Umidade mínima'),
+  maxHum: filterValue('humidity', 'Umidade máxima'),
+  dateInit: filterInstant('Data inicial'),
+  dateEnd: filterInstant('Data final'),
+  dateInitUtc: filterInstant('Data inicial'),
+  dateEndUtc: filterInstant('Data final'),
   isUtc: booleanFlag,
   lastTwoDays: booleanFlag,
 });
 export type HistoryFilter = z.infer<typeof HistoryFilter>;
 
 export const HistoryPageQuery = HistoryFilter.extend({
-  page: z.coerce.number().int().min(1, 'Página inválida.').default(1),
-  limit: z.coerce.number().int().min(1).max(1000, 'No máximo 1000 registros por página.').default(50),
+  page: pageNumber(),
+  limit: boundedInt('Registros por página', 1, 1000, { coerce: true }).default(50),
 });
 
 export const Reading = z.object({
@@ -62,7 +59,7 @@ export const HistoryPage = z.object({
 export type HistoryPage = z.infer<typeof HistoryPage>;
 
 export const SeriesQuery = HistoryFilter.extend({
-  points: z.coerce.number().int().min(10).max(5000).default(1000),
+  points: boundedInt('Pontos', 10, 5000, { coerce: true }).default(1000),
 });
 
 const Stats = z.object({ min: z.number().nullable(), max: z.number().nullable(), mean: z.number().nullable() });
@@ -98,27 +95,18 @@ export const DeviceEvent = z.object({
 });
 export const DeviceEventsResponse = z.object({ content: z.array(DeviceEvent) });
 
-const LimitInput = z.union([z.number(), z.string().trim().transform((v, ctx) => {
-  if (v === '') return null;
-  const n = Number(v.replace(',', '.'));
-  if (Number.isNaN(n)) {
-    ctx.addIssue({ code: 'custom', message: 'Limite deve ser um número.' });
-    return z.NEVER;
-  }
-  return n;
-}), z.null()]);
-
 /** Device configuration (D4): limits may arrive as strings (the documents parse them as numbers). */
-export const DeviceConfigInput = z
-  .object({
-    temperature: z.object({ min: LimitInput.optional(), max: LimitInput.optional() }).optional(),
-    humidity: z.object({ min: LimitInput.optional(), max: LimitInput.optional() }).optional(),
-    out_of_range_minutes: z.number().int().min(0).max(1440).optional(),
-    no_data_minutes: z.number().int().min(1).max(10080).nullable().optional(),
-  });
+export const DeviceConfigInput = z.object({
+  temperature: z
+    .object({ min: measureInput('temperature', 'Temperatura mínima').optional(), max: measureInput('temperature', 'Temperatura máxima').optional() })
+    .optional(),
+  humidity: z.object({ min: measureInput('humidity', 'Umidade mínima').optional(), max: measureInput('humidity', 'Umidade máxima').optional() }).optional(),
+  out_of_range_minutes: boundedInt('Minutos fora da faixa', 0, 1440).optional(),
+  no_data_minutes: boundedInt('Minutos sem dados', 1, 10080).nullable().optional(),
+});
 
 export const UpdateDeviceBody = z.object({
-  name: z.string().trim().min(1, 'Informe o nome do dispositivo.').max(80, 'O nome deve ter no máximo 80 caracteres.').optional(),
+  name: deviceName.optional(),
   location_id: z.uuid('Local inválido.').nullable().optional(),
   group_id: z.uuid('Grupo inválido.').nullable().optional(),
   config: DeviceConfigInput.optional(),

@@ -12,10 +12,13 @@ export const MSG = {
   forbidden: 'Você não tem permissão para acessar este recurso.',
   notFound: 'Registro não encontrado.',
   routeNotFound: 'Rota não encontrada.',
+  invalidUrl: 'O endereço da requisição é inválido.',
   invalidJson: 'O corpo da requisição não é um JSON válido.',
   bodyTooLarge: 'O corpo da requisição excede o tamanho máximo permitido.',
   unsupportedMediaType: 'Tipo de conteúdo não suportado.',
   invalidData: 'Dados inválidos.',
+  valueNotStorable: 'Dados inválidos: um dos valores enviados não pode ser armazenado.',
+  referenceNotFound: 'Dados inválidos: um dos registros indicados não existe.',
   internalError: 'Ocorreu um erro inesperado. Tente novamente em instantes.',
   // Passwords (spec 000 §5, 001 §5)
   passwordRequired: 'Você deve escolher uma senha',

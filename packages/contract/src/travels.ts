@@ -1,5 +1,7 @@
 import { z } from './zod-locale';
-import { IsoDate } from './common';
+import { IsoDate, pageNumber } from './common';
+import { deviceName } from './devices';
+import { boundedInt, cleanText, measureValue, optionalText } from './values';
 
 /** Travel statuses (spec 001 §4) and the transitions we allow: 0 → 1 ⇄ 3 → 2, and 1 → 2. */
 export const TravelStatus = { NotStarted: 0, InProgress: 1, Finished: 2, Paused: 3 } as const;
@@ -63,8 +65,8 @@ export type Travel = z.infer<typeof Travel>;
 
 export const TravelListQuery = z.object({
   paginate: z.enum(['true', 'false']).default('true'),
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(200).default(20),
+  page: pageNumber(),
+  limit: boundedInt('Viagens por página', 1, 200, { coerce: true }).default(20),
 });
 
 /** GET /api/travels answers `data.data` (the documents' client reads that path). */
@@ -95,19 +97,31 @@ export type TravelReading = z.infer<typeof TravelReading>;
 export const TravelLocation = z.object({ createdAt: IsoDate, location: LatLng, mac: z.string() });
 export type TravelLocation = z.infer<typeof TravelLocation>;
 
+/** A position typed or picked by a user: [latitude, longitude] within the globe. */
+export const LatLngInput = z.tuple([measureValue('lat'), measureValue('lng')]);
+
 const PlaceInput = z.object({
-  address: z.string().trim().min(3, 'Informe o endereço.').max(300, 'Endereço longo demais.'),
-  location: LatLng,
+  address: cleanText('Endereço', { min: 3, max: 300, requiredMessage: 'Informe o endereço.' }),
+  location: LatLngInput,
 });
 
+/** A travel's own limit of a device: a JSON number within the measure's bounds, or null (the device's applies). */
 const LimitsInput = z.object({
-  temperature: z.object({ min: z.number().nullable().optional(), max: z.number().nullable().optional() }).optional(),
-  humidity: z.object({ min: z.number().nullable().optional(), max: z.number().nullable().optional() }).optional(),
+  temperature: z
+    .object({
+      min: measureValue('temperature', 'Temperatura mínima').nullable().optional(),
+      max: measureValue('temperature', 'Temperatura máxima').nullable().optional(),
+    })
+    .optional(),
+  humidity: z
+    .object({ min: measureValue('humidity', 'Umidade mínima').nullable().optional(), max: measureValue('humidity', 'Umidade máxima').nullable().optional() })
+    .optional(),
 });
 
 export const TravelDeviceInput = z.object({
   device_id: z.uuid('Dispositivo inválido.'),
-  name: z.string().trim().max(80).optional(),
+  /** Blank or absent: the device's own name. */
+  name: optionalText('O nome', { max: 80 }),
   config: LimitsInput.optional(),
 });
 
@@ -118,7 +132,7 @@ export const CreateTravelBody = z.object({
   responsible_user_id: z.uuid('Informe o responsável.'),
   devices: z.array(TravelDeviceInput).min(1, 'Escolha ao menos um dispositivo.').max(50),
   /** Only the super admin chooses; everyone else creates travels in their own enterprise. */
-  enterprise_id: z.uuid().optional(),
+  enterprise_id: z.uuid('Empresa inválida.').optional(),
 });
 
 /** PUT /api/travels/{id}: given fields only; `devices` replaces the travel's list. 409 once finished. Answers the Travel. */
@@ -134,7 +148,7 @@ export const TravelStatusBody = z.object({
  * limit and null clears it (the device's own applies again).
  */
 export const EditTravelDeviceBody = z.object({
-  name: z.string().trim().min(1, 'Informe o nome do dispositivo.').max(80),
+  name: deviceName,
   config: LimitsInput,
   travel_id: z.uuid('Viagem inválida.'),
   device_id: z.uuid('Dispositivo inválido.'),
@@ -145,8 +159,10 @@ export const EditTravelDeviceBody = z.object({
  * visitors (full view for a signed-in user who may see it). 404 unknown code; 410 "Esta viagem já foi finalizada."
  * for a finished travel (except to such a user); 429 after LOCALIZATOR_MAX_PER_MINUTE lookups from one address.
  */
+const travelCode = cleanText('O código', { min: 1, max: 40, requiredMessage: 'Informe o código do localizador.' });
+
 export const LocalizatorParam = z.object({
-  cod: z.string().trim().min(1, 'Informe o código do localizador.').max(40, 'Código inválido.'),
+  cod: travelCode,
 });
 
 /** Live topics (T6). The server emits on these event names to the sockets in the travel's room. */
@@ -171,5 +187,5 @@ export const TravelLocationEvent = z.object({ travelId: z.string(), last_positio
  * The handshake carries `auth: { token }` (the session token) or nothing; a bad token fails the connection
  * (`connect_error`, message "Sua sessão expirou, por favor efetue login novamente.", data.code SESSION_EXPIRED).
  */
-export const SubscribeTravel = z.union([z.object({ travelId: z.uuid() }), z.object({ code: z.string().min(1).max(40) })]);
+export const SubscribeTravel = z.union([z.object({ travelId: z.uuid() }), z.object({ code: travelCode })]);
 export const SubscribeAck = z.union([z.object({ ok: z.literal(true), travelId: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);

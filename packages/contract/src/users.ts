@@ -2,6 +2,7 @@ import { z } from './zod-locale';
 import { IsoDate } from './common';
 import { adminResetPasswordSchema } from './password';
 import { requiredEmail } from './enterprises';
+import { cleanText } from './values';
 
 export const UserDetail = z.object({
   _id: z.string(),
@@ -31,13 +32,10 @@ export type SuccessMessageResponse = z.infer<typeof SuccessMessageResponse>;
 
 /** POST /api/user/update/{id} (M5, /edit-user): an administrator edits a user's name, username and email. */
 export const UpdateUserBody = z.object({
-  name: z.string({ message: 'Informe o nome.' }).trim().min(1, 'Informe o nome.').max(120, 'O nome deve ter no máximo 120 caracteres.'),
-  username: z
-    .string({ message: 'Informe o usuário.' })
-    .trim()
-    .min(3, 'O usuário deve ter no mínimo 3 caracteres.')
-    .max(60, 'O usuário deve ter no máximo 60 caracteres.')
-    .regex(/^[a-zA-Z0-9._-]+$/, 'O usuário pode ter apenas letras sem acento, números, ponto, hífen e sublinhado.'),
+  name: cleanText('O nome', { min: 1, max: 120, requiredMessage: 'Informe o nome.' }),
+  username: cleanText('O usuário', { min: 3, max: 60, requiredMessage: 'Informe o usuário.' }).pipe(
+    z.string().regex(/^[a-zA-Z0-9._-]+$/, 'O usuário pode ter apenas letras sem acento, números, ponto, hífen e sublinhado.'),
+  ),
   email: requiredEmail,
 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;

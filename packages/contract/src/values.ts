@@ -39,14 +39,17 @@ export function fitsColumn(n: number, column: NumericColumn): boolean {
 /**
  * What each measure can physically be, whatever the sensor: values outside are errors of the sender, never
  * readings. Alarm limits of devices and travels live within the same bounds (a limit of 10,000 °C is a typo).
+ * `minMagnitude`: the smallest non-zero magnitude. A `double precision` column stores 1e-300, but PostgreSQL's
+ * float arithmetic refuses to underflow (squaring it in a distance fails the whole report), and no position is
+ * known to a ten-millionth of a millimetre: below 1e-9 degrees (0.1 mm) a coordinate is noise, refused.
  */
 export const MEASURE_BOUNDS = {
-  temperature: { min: -80, max: 150, column: 'real', label: 'Temperatura', unit: '°C' },
-  humidity: { min: 0, max: 100, column: 'real', label: 'Umidade', unit: '%' },
-  battery: { min: 0, max: 100, column: 'real', label: 'Bateria', unit: '%' },
-  lat: { min: -90, max: 90, column: 'double precision', label: 'Latitude', unit: '' },
-  lng: { min: -180, max: 180, column: 'double precision', label: 'Longitude', unit: '' },
-} as const satisfies Record<string, { min: number; max: number; column: NumericColumn; label: string; unit: string }>;
+  temperature: { min: -80, max: 150, minMagnitude: 0, column: 'real', label: 'Temperatura', unit: '°C' },
+  humidity: { min: 0, max: 100, minMagnitude: 0, column: 'real', label: 'Umidade', unit: '%' },
+  battery: { min: 0, max: 100, minMagnitude: 0, column: 'real', label: 'Bateria', unit: '%' },
+  lat: { min: -90, max: 90, minMagnitude: 1e-9, column: 'double precision', label: 'Latitude', unit: '' },
+  lng: { min: -180, max: 180, minMagnitude: 1e-9, column: 'double precision', label: 'Longitude', unit: '' },
+} as const satisfies Record<string, { min: number; max: number; minMagnitude: number; column: NumericColumn; label: string; unit: string }>;
 export type Measure = keyof typeof MEASURE_BOUNDS;
 
 export type MeasureCheck = 'ok' | 'invalid' | 'out_of_range';
@@ -59,6 +62,7 @@ export function checkMeasure(measure: Measure, value: unknown): MeasureCheck {
   if (typeof value !== 'number' || !Number.isFinite(value)) return 'invalid';
   const b = MEASURE_BOUNDS[measure];
   if (value < b.min || value > b.max) return 'out_of_range';
+  if (value !== 0 && Math.abs(value) < b.minMagnitude) return 'invalid';
   return fitsColumn(value, b.column) ? 'ok' : 'invalid';
 }
 
@@ -161,7 +165,7 @@ export function cleanText(label: string, rule: TextRule) {
   const min = rule.min ?? 0;
   const requiredMessage = rule.requiredMessage ?? `Informe ${label.toLowerCase()}.`;
   return z
-    .string({ message: min > 0 ? requiredMessage : `${label} deve ser um texto.` })
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? (min > 0 ? requiredMessage : undefined) : `${label} deve ser um texto.`) })
     .transform((v, ctx) => {
       const text = v.trim();
       const problem = textProblem(text, label, rule);
@@ -170,11 +174,29 @@ export function cleanText(label: string, rule: TextRule) {
         return z.NEVER;
       }
       if (text.length < min) {
-        ctx.addIssue({ code: 'custom', message: min === 1 ? requiredMessage : `${label} deve ter no mínimo ${min} caracteres.` });
+        // Nothing typed is asked for; something too short is told its minimum.
+        ctx.addIssue({ code: 'custom', message: text.length === 0 ? requiredMessage : `${label} deve ter no mínimo ${min} caracteres.` });
         return z.NEVER;
       }
       return text.normalize('NFC');
     });
+}
+
+/**
+ * A secret as typed (passwords): never trimmed nor normalised, since its exact characters are what was hashed,
+ * but no control characters (NUL above all) and no unpaired surrogates, and bounded.
+ */
+export function secretText(label: string, rule: { max: number; requiredMessage: string }) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? undefined : `${label} deve ser um texto.`) })
+    .min(1, rule.requiredMessage)
+    .max(rule.max, `${label} deve ter no máximo ${rule.max} caracteres.`)
+    .refine((v) => !CONTROL_SINGLE_LINE.test(v) && !LONE_SURROGATE.test(v), `${label} contém caracteres inválidos.`);
+}
+
+/** A query-string field: an empty one ('', as forms send blank fields) is absent. */
+export function queryField<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 }
 
 /** Optional text: absent, null or blank become null (the column's "no value"). */

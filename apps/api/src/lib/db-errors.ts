@@ -8,3 +8,34 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   if (e.code !== '23505') return false;
   return e.constraint === constraint || (typeof e.message === 'string' && e.message.includes(`"${constraint}"`));
 }
+
+/** An error raised by PostgreSQL (pg's and PGlite's DatabaseError alike): a five-character SQLSTATE and a severity. */
+export interface PostgresError {
+  code: string;
+  severity: string;
+  message: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+}
+
+export function isPostgresError(error: unknown): error is PostgresError {
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; severity?: unknown };
+  return typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string';
+}
+
+/** Integrity errors a request can cause with its values: a reference to no row, a check or a missing value. */
+const REQUEST_INTEGRITY_CODES = new Set(['23502', '23503', '23514']);
+
+/**
+ * Why the database refused a value the request brought, or null for any other failure: 'data' for class 22
+ * (a number out of range, a NUL in text, an impossible date, a malformed uuid…), 'integrity' for a reference,
+ * check or not-null violation. Either means a schema let through what it should have refused.
+ */
+export function refusedValue(error: unknown): 'data' | 'integrity' | null {
+  if (!isPostgresError(error)) return null;
+  if (error.code.startsWith('22')) return 'data';
+  if (REQUEST_INTEGRITY_CODES.has(error.code)) return 'integrity';
+  return null;
+}

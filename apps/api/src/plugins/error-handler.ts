@@ -1,7 +1,8 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorResponse } from '@sentinela/contract';
+import { refusedValue } from '../lib/db-errors';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors';
 
 /** Fastify's own client errors, by code, in the product's vocabulary. */
@@ -43,9 +44,32 @@ async function errorHandler(app: FastifyInstance) {
       return send(reply, error.statusCode === 404 ? 'NOT_FOUND' : 'BAD_REQUEST', MSG.invalidData);
     }
 
+    // Last line of defence: a value the database refused is the client's mistake (400), but one that a request
+    // schema should have caught; logged as an error so the schema gets fixed. The query's parameters stay out
+    // of the log (PGlite attaches them to the error).
+    const refused = refusedValue(error);
+    if (refused) {
+      const e = error as unknown as { code: string; message: string; table?: string; column?: string; constraint?: string; stack?: string };
+      request.log.error(
+        { defect: 'value reached the database unchecked', sqlState: e.code, dbMessage: e.message, table: e.table, column: e.column, constraint: e.constraint, route: request.routeOptions.url, stack: e.stack },
+        'database refused a request value: a request schema lets it through',
+      );
+      return send(reply, 'VALIDATION', refused === 'data' ? MSG.valueNotStorable : MSG.referenceNotFound);
+    }
+
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 'INTERNAL', MSG.internalError);
   });
+}
+
+/**
+ * Errors Fastify answers before any route runs (its `frameworkErrors` option): a path that is not valid
+ * percent-encoded UTF-8, or a parameter longer than any id (100 characters), which names nothing that exists.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'NOT_FOUND', MSG.notFound);
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 'BAD_REQUEST', MSG.invalidUrl);
+  return send(reply, 'INTERNAL', MSG.internalError);
 }
 
 export function sendRouteNotFound(reply: FastifyReply) {

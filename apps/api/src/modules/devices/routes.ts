@@ -3,8 +3,8 @@ import { ClientIdParam, Device, DeviceEventsResponse, DeviceList, UpdateDeviceBo
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import { forbidden, notFound } from '../../lib/errors';
-import { reachesEnterprise } from '../../lib/tenant-scope';
 import type { AppServices } from '../../services';
+import { isEnterpriseInScope } from '../enterprises/repository';
 import { findUserInScope } from '../users/repository';
 import { findDeviceInScope, listDevicesInScope } from './repository';
 
@@ -39,7 +39,7 @@ export const deviceRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     { schema: { params: ClientIdParam, response: { 200: DeviceList } }, config: { permission: 'client-devices:read' } },
     async (request) => {
       const { scope } = requireAuth(request);
-      if (!reachesEnterprise(scope, request.params.clientId)) throw notFound('Empresa não encontrada.');
+      if (!(await isEnterpriseInScope(services.db, scope, request.params.clientId))) throw notFound('Empresa não encontrada.');
       return listDevicesInScope(services.db, scope, { enterpriseId: request.params.clientId });
     },
   );

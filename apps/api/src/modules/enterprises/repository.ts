@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { EnterpriseSummary } from '@sentinela/contract';
 import type { Db } from '../../db/database';
+import { reachesEnterprise, type TenantScope } from '../../lib/tenant-scope';
 
 /** Enterprises with their linked devices and users, as the Empresas screen lists them (M2). */
 function enterpriseQuery(db: Db) {
@@ -38,6 +39,15 @@ export async function listEnterprises(db: Db): Promise<EnterpriseSummary[]> {
 export async function findEnterprise(db: Db, id: string): Promise<EnterpriseSummary | undefined> {
   const row = await enterpriseQuery(db).where('e.id', '=', id).executeTakeFirst();
   return row && toEnterpriseSummary(row);
+}
+
+export async function enterpriseExists(db: Db, id: string): Promise<boolean> {
+  return !!(await db.selectFrom('enterprises').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** True when the enterprise exists and the scope reaches it: anything else is "not found" to the caller. */
+export async function isEnterpriseInScope(db: Db, scope: TenantScope, id: string): Promise<boolean> {
+  return reachesEnterprise(scope, id) && (await enterpriseExists(db, id));
 }
 
 export async function insertEnterprise(db: Db, values: { name: string; email: string | null; now: Date }): Promise<{ id: string; name: string }> {

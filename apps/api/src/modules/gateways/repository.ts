@@ -59,7 +59,3 @@ export async function insertGateway(
 export async function revokeGateway(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('gateways').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
-
-export async function enterpriseExists(db: Db, id: string): Promise<boolean> {
-  return !!(await db.selectFrom('enterprises').select('id').where('id', '=', id).executeTakeFirst());
-}

@@ -5,7 +5,8 @@ import { forbidden, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { newSecret, sha256 } from '../../lib/tokens';
 import type { EventBus } from '../../realtime/event-bus';
-import { enterpriseExists, findGatewayInScope, insertGateway, listGateways, revokeGateway, type GatewayScope } from './repository';
+import { enterpriseExists } from '../enterprises/repository';
+import { findGatewayInScope, insertGateway, listGateways, revokeGateway, type GatewayScope } from './repository';
 
 const GATEWAY_NOT_FOUND = 'Gateway não encontrado.';
 const ENTERPRISE_NOT_FOUND = 'Empresa não encontrada.';

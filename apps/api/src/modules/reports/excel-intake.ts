@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { REPORT_MESSAGES, type ReportFileType } from '@sentinela/contract';
+import { INSTANT_MAX_MS, INSTANT_MIN_MS, REPORT_MESSAGES, type ReportFileType } from '@sentinela/contract';
 import { badRequest } from '../../lib/errors';
 import { instantOf, isValidWallClock, type WallClock } from '../../lib/time-zone';
 import { EXCEL_MAX_PERIOD_DAYS, EXCEL_MAX_ROWS, EXCEL_SHEET_NAME } from './excel-template';
@@ -127,7 +127,10 @@ function instant(value: unknown, timeZone: string): Date | string {
     }
   }
   if (!wall || !isValidWallClock(wall)) return text(value) || 'missing';
-  return instantOf(wall, timeZone);
+  const at = instantOf(wall, timeZone);
+  // Like every instant the product accepts: within 1970–2199 (ADR 11).
+  if (at.getTime() < INSTANT_MIN_MS || at.getTime() >= INSTANT_MAX_MS) return text(value) || 'missing';
+  return at;
 }
 
 function utcFields(d: Date): WallClock {

@@ -10,6 +10,7 @@ export const TRAVEL_MESSAGES = {
   deviceNotFound: 'Dispositivo não encontrado nesta empresa.',
   deviceRepeated: 'O mesmo dispositivo foi escolhido mais de uma vez.',
   responsibleInvalid: 'O responsável deve ser um usuário ativo da mesma empresa da viagem.',
+  responsibleNotFound: 'Responsável não encontrado nesta empresa.',
   enterpriseRequired: 'Informe a empresa da viagem.',
   enterpriseNotFound: 'Empresa não encontrada.',
   temperatureRange: 'A temperatura mínima deve ser menor que a máxima.',

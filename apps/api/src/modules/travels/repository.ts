@@ -270,15 +270,9 @@ export async function travelDeviceIds(db: Db, travelId: string): Promise<string[
   return rows.map((r) => r.device_id);
 }
 
-/** An active user of the enterprise (a travel's responsible). */
-export async function findActiveUserOfEnterprise(db: Db, userId: string, enterpriseId: string): Promise<{ id: string; name: string } | undefined> {
-  return db
-    .selectFrom('users')
-    .select(['id', 'name'])
-    .where('id', '=', userId)
-    .where('enterprise_id', '=', enterpriseId)
-    .where('disabled', '=', false)
-    .executeTakeFirst();
+/** A user of the enterprise (a travel's responsible), active or not. */
+export async function findUserOfEnterprise(db: Db, userId: string, enterpriseId: string): Promise<{ id: string; disabled: boolean } | undefined> {
+  return db.selectFrom('users').select(['id', 'disabled']).where('id', '=', userId).where('enterprise_id', '=', enterpriseId).executeTakeFirst();
 }
 
 export async function insertTravel(db: Db, values: Insertable<TravelsTable>): Promise<string> {

@@ -29,7 +29,7 @@ import {
   deleteTravelDevices,
   devicesLinkedTo,
   devicesTravellingElsewhere,
-  findActiveUserOfEnterprise,
+  findUserOfEnterprise,
   findTravelByCode,
   findTravelDeviceByMac,
   findTravelInScope,
@@ -300,25 +300,32 @@ export class TravelService {
     return rows.map((r) => toTravel(r, cards.get(r.id) ?? [], view));
   }
 
-  /** The super admin chooses (or it is the responsible's); everyone else creates in their own enterprise. */
+  /**
+   * The super admin chooses (or it is the responsible's); everyone else creates in their own enterprise. An
+   * enterprise or responsible the caller cannot reach is "not found", like one that does not exist.
+   */
   private async enterpriseForNewTravel(actor: TravelActor, input: CreateInput): Promise<string> {
     if (actor.profileId !== Profile.SuperAdmin) {
       if (!actor.enterpriseId) throw badRequest(M.enterpriseRequired);
-      if (input.enterprise_id && input.enterprise_id !== actor.enterpriseId) throw badRequest(M.enterpriseNotFound);
+      if (input.enterprise_id && input.enterprise_id !== actor.enterpriseId) throw notFound(M.enterpriseNotFound);
       return actor.enterpriseId;
     }
     if (input.enterprise_id) {
       const enterprise = await this.db.selectFrom('enterprises').select('id').where('id', '=', input.enterprise_id).where('disabled', '=', false).executeTakeFirst();
-      if (!enterprise) throw badRequest(M.enterpriseNotFound);
+      if (!enterprise) throw notFound(M.enterpriseNotFound);
       return enterprise.id;
     }
     const responsible = await this.db.selectFrom('users').select('enterprise_id').where('id', '=', input.responsible_user_id).executeTakeFirst();
-    if (!responsible?.enterprise_id) throw badRequest(M.enterpriseRequired);
+    if (!responsible) throw notFound(M.responsibleNotFound);
+    if (!responsible.enterprise_id) throw badRequest(M.enterpriseRequired);
     return responsible.enterprise_id;
   }
 
+  /** The responsible is a user of the travel's enterprise (404 otherwise, whoever it is), and an active one. */
   private async checkResponsible(userId: string, enterpriseId: string | null): Promise<void> {
-    if (!enterpriseId || !(await findActiveUserOfEnterprise(this.db, userId, enterpriseId))) throw badRequest(M.responsibleInvalid);
+    const user = enterpriseId ? await findUserOfEnterprise(this.db, userId, enterpriseId) : undefined;
+    if (!user) throw notFound(M.responsibleNotFound);
+    if (user.disabled) throw badRequest(M.responsibleInvalid);
   }
 
   /**
@@ -339,7 +346,7 @@ export class TravelService {
     for (const id of deviceIds) {
       const device = byId.get(id);
       const reachable = !linked || linked.has(id) || travel?.deviceIds.has(id);
-      if (!device || device.enterprise_id !== enterpriseId || !reachable) throw badRequest(M.deviceNotFound);
+      if (!device || device.enterprise_id !== enterpriseId || !reachable) throw notFound(M.deviceNotFound);
     }
     const busy = await devicesTravellingElsewhere(trx, deviceIds, travel?.id ?? null);
     const first = locked.find((d) => busy.has(d.id));

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UpdateUserBody, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { notFound } from '../../lib/errors';
-import { reachesEnterprise } from '../../lib/tenant-scope';
 import type { AppServices } from '../../services';
+import { isEnterpriseInScope } from '../enterprises/repository';
 import { findUserInScope, listUsersOfEnterpriseInScope } from './repository';
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -31,7 +31,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
     },
     async (request) => {
       const { scope } = requireAuth(request);
-      if (!reachesEnterprise(scope, request.params.clientId)) throw notFound('Empresa não encontrada.');
+      if (!(await isEnterpriseInScope(services.db, scope, request.params.clientId))) throw notFound('Empresa não encontrada.');
       const disabled = request.query.disabled === undefined ? undefined : request.query.disabled === 'true';
       return listUsersOfEnterpriseInScope(services.db, scope, request.params.clientId, disabled);
     },

@@ -1,7 +1,6 @@
 import { SimpleGrid } from '@mantine/core';
-import { z } from '@sentinela/contract';
+import { measureInput, type z } from '@sentinela/contract';
 import type { Control, FieldPath, FieldValues } from 'react-hook-form';
-import { parseNumberField } from '../../lib/number-field';
 import { NumberField } from './NumberField';
 
 /**
@@ -9,26 +8,18 @@ import { NumberField } from './NumberField';
  * parsing and rules everywhere, matching the server's.
  */
 
-/** An optional number: empty means none (null). */
-export const optionalNumber = (label: string) =>
-  z.union([z.number(), z.string()]).transform((value, ctx) => {
-    const number = parseNumberField(value);
-    if (Number.isNaN(number)) {
-      ctx.addIssue({ code: 'custom', message: `${label} deve ser um número.` });
-      return z.NEVER;
-    }
-    return number;
-  });
-
+/** Each limit as the server reads it (empty means none, null): a number within the measure's physical bounds. */
 export const limitsShape = {
-  temperatureMin: optionalNumber('Temperatura mínima'),
-  temperatureMax: optionalNumber('Temperatura máxima'),
-  humidityMin: optionalNumber('Umidade mínima'),
-  humidityMax: optionalNumber('Umidade máxima'),
+  temperatureMin: measureInput('temperature', 'Temperatura mínima'),
+  temperatureMax: measureInput('temperature', 'Temperatura máxima'),
+  humidityMin: measureInput('humidity', 'Umidade mínima'),
+  humidityMax: measureInput('humidity', 'Umidade máxima'),
 };
 
 type LimitsOutput = { temperatureMin: number | null; temperatureMax: number | null; humidityMin: number | null; humidityMax: number | null };
-export type LimitsInput = { temperatureMin: number | string; temperatureMax: number | string; humidityMin: number | string; humidityMax: number | string };
+/** What a limit field holds: a number, the text typed so far, or nothing. */
+type LimitValue = z.input<ReturnType<typeof measureInput>>;
+export type LimitsInput = { temperatureMin: LimitValue; temperatureMax: LimitValue; humidityMin: LimitValue; humidityMax: LimitValue };
 
 /** The server's rule, checked before the round trip: a minimum below its maximum. */
 export function refineLimits(form: LimitsOutput, ctx: z.RefinementCtx): void {

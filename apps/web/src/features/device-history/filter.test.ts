@@ -79,6 +79,19 @@ describe('history filter → query', () => {
     });
   });
 
+  it('refuses, before asking the server, values and dates the server would refuse', () => {
+    const result = formToFilter(form({ dateInit: '1969-12-31T20:00', dateEnd: '2200-01-01T00:00', minTemp: -81, maxHum: '100,5' }), NOW);
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        minTemp: 'Temperatura mínima fora da faixa permitida (-80 a 150 °C).',
+        maxHum: 'Umidade máxima fora da faixa permitida (0 a 100 %).',
+        dateInit: 'Data inicial inválida.',
+        dateEnd: 'Data final inválida.',
+      },
+    });
+  });
+
   it('defaults to the last two days, and fills empty dates the same way', () => {
     expect(defaultFilter(NOW)).toMatchObject({ from: '2024-03-08T15:00:00.000Z', to: NOW.toISOString(), isUtc: false });
     const filter = applied(form({ dateInit: '', dateEnd: '' }));

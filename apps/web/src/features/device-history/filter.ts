@@ -1,3 +1,4 @@
+import { checkMeasure, INSTANT_MAX_MS, INSTANT_MIN_MS, measureMessage, type Measure } from '@sentinela/contract';
 import { dayjs } from '../../lib/dayjs';
 import { parseNumberField, type NumberField } from '../../lib/number-field';
 
@@ -48,6 +49,8 @@ const NUMBER_LABELS: Record<(typeof NUMBER_KEYS)[number], string> = {
   maxHum: 'Umidade máxima',
 };
 
+const NUMBER_MEASURES: Record<(typeof NUMBER_KEYS)[number], Measure> = { minTemp: 'temperature', maxTemp: 'temperature', minHum: 'humidity', maxHum: 'humidity' };
+
 /** Default window: two days ago until now. */
 export function defaultFilter(now: Date): HistoryFilterState {
   return {
@@ -71,7 +74,9 @@ export function typedToInstant(value: string, isUtc: boolean, edge: 'start' | 'e
   const parsed = isUtc ? dayjs.utc(text) : dayjs(text);
   if (!parsed.isValid()) return null;
   const minutePrecision = text.length === INPUT_FORMAT.length;
-  return edge === 'end' && minutePrecision ? parsed.add(59_999, 'millisecond').toDate() : parsed.toDate();
+  const instant = edge === 'end' && minutePrecision ? parsed.add(59_999, 'millisecond').toDate() : parsed.toDate();
+  // The server takes instants from 1970 to 2199 only (ADR 11).
+  return instant.getTime() >= INSTANT_MIN_MS && instant.getTime() < INSTANT_MAX_MS ? instant : null;
 }
 
 /** The datetime-local text of an instant, in UTC or local time. */
@@ -104,7 +109,10 @@ export function formToFilter(
   const numbers = {} as Record<(typeof NUMBER_KEYS)[number], number | null>;
   for (const key of NUMBER_KEYS) {
     const value = parseNumberField(values[key]);
+    // The server's check of a filter value: within the measure's physical bounds.
+    const problem = value === null || Number.isNaN(value) ? 'ok' : checkMeasure(NUMBER_MEASURES[key], value);
     if (Number.isNaN(value)) errors[key] = `${NUMBER_LABELS[key]} deve ser um número.`;
+    else if (problem !== 'ok') errors[key] = measureMessage(NUMBER_MEASURES[key], problem, NUMBER_LABELS[key]);
     numbers[key] = Number.isNaN(value) ? null : value;
   }
   if (numbers.minTemp !== null && numbers.maxTemp !== null && numbers.minTemp > numbers.maxTemp) {

@@ -13,6 +13,11 @@ describe('report list filters (spec 001 §5)', () => {
     });
   });
 
+  it('refuses dates outside the years the server accepts (1970–2199)', () => {
+    expect(periodFormToFilters({ dateInit: '1900-01-01T00:00', dateEnd: '' })).toEqual({ ok: false, error: 'Data inválida.' });
+    expect(periodFormToFilters({ dateInit: '', dateEnd: '2200-01-01T00:00' })).toEqual({ ok: false, error: 'Data inválida.' });
+  });
+
   it('refuses a reversed period', () => {
     expect(periodFormToFilters({ dateInit: '2024-03-03T09:00', dateEnd: '2024-03-01T09:00' })).toEqual({
       ok: false,

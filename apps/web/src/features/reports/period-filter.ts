@@ -1,3 +1,4 @@
+import { INSTANT_MAX_MS, INSTANT_MIN_MS } from '@sentinela/contract';
 import { dayjs } from '../../lib/dayjs';
 import type { ReportListFilters } from './api/list-reports';
 
@@ -20,7 +21,10 @@ function toInstant(text: string, edge: 'start' | 'end'): string | null | undefin
   const parsed = dayjs(value);
   if (!parsed.isValid()) return undefined;
   const toMinute = value.length === 'YYYY-MM-DDTHH:mm'.length;
-  return (edge === 'end' && toMinute ? parsed.add(59_999, 'millisecond') : parsed).toISOString();
+  const instant = edge === 'end' && toMinute ? parsed.add(59_999, 'millisecond') : parsed;
+  // The server takes instants from 1970 to 2199 only (ADR 11).
+  if (instant.valueOf() < INSTANT_MIN_MS || instant.valueOf() >= INSTANT_MAX_MS) return undefined;
+  return instant.toISOString();
 }
 
 /** The list filters of the typed period, as ISO instants; an error when a date is unreadable or the period reversed. */
