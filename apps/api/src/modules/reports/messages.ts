@@ -20,6 +20,17 @@ export const REPORT_SERVER_MESSAGES = {
   notMultipart: 'Envie o arquivo como formulário (multipart/form-data) no campo "file".',
   excelTooManyRows: (max: number) => `A planilha tem mais de ${max} linhas de relatórios. Divida-a em arquivos menores.`,
   excelNoRows: 'A planilha não tem nenhuma linha preenchida abaixo do cabeçalho.',
+  excelInflatedTooLarge: (mb: number) =>
+    `A planilha descompactada passa de ${mb} MB. Envie só a aba de relatórios, com no máximo 500 linhas.`,
+  excelTooHeavy: 'A planilha exige memória demais para ser lida. Envie só a aba de relatórios, com no máximo 500 linhas.',
+  excelTooManyParts: (max: number) => `O arquivo tem mais de ${max} partes internas e não parece uma planilha de relatórios. Salve-a de novo como .xlsx.`,
+  excelEncrypted: 'A planilha está criptografada ou protegida por senha. Salve-a sem senha e envie de novo.',
+  excelOddParts: 'O arquivo .xlsx tem partes num formato não aceito. Abra-o no Excel, salve-o de novo como .xlsx e envie de novo.',
+  tooManyUploads: 'Muitos envios de arquivos seguidos. Aguarde um minuto e tente novamente.',
+  userQueueFull: (queued: number, max: number) =>
+    `Você já tem ${thousands(queued)} relatórios na fila, e o limite é de ${thousands(max)}. Aguarde a geração dos que estão na fila e tente novamente.`,
+  enterpriseQueueFull: (queued: number, max: number) =>
+    `A empresa já tem ${thousands(queued)} relatórios na fila, e o limite é de ${thousands(max)}. Aguarde a geração dos que estão na fila e tente novamente.`,
 } as const;
 
 /** One message per bad row of an uploaded Excel file, "Linha N: …" with N the row number Excel shows. */

@@ -23,8 +23,6 @@ import { readSingleFile } from './upload';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */
 export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
-/** Largest Excel upload (R5): 500 rows of four cells are a few tens of kilobytes. */
-export const EXCEL_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 const FORMATS: Array<{ path: 'pdf' | 'excel'; type: ReportFileType }> = [
   { path: 'pdf', type: 'pdf' },
@@ -120,6 +118,6 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   app.post(
     '/api/reports/generate-reports-by-excel',
     { schema: { response: { 200: ExcelGenerationResult } }, config: generate },
-    async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, EXCEL_UPLOAD_MAX_BYTES)).data),
+    async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, services.config.reportExcelMaxBytes)).data),
   );
 };

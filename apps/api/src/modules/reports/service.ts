@@ -30,6 +30,7 @@ import { buildExcelTemplate } from './excel-template';
 import { readExcelUpload, type RowError } from './excel-intake';
 import { EXCEL_ROW_MESSAGES, REPORT_SERVER_MESSAGES as M } from './messages';
 import { loadOrCreateSigningIdentity } from '../../reports/signing/certificate';
+import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
 import type { RenderPool } from './render/render-pool';
 import type { SigningSource } from './render/render-task';
 import { buildRenderTask, ReportGenerationError } from './report-input';
@@ -89,6 +90,7 @@ export class ReportService {
     private readonly config: AppConfig,
     private readonly queue: JobQueue,
     private readonly pool: RenderPool,
+    private readonly spreadsheets: SpreadsheetReaderPool,
     private readonly storage: ReportStorage,
     private readonly signing: SigningSource,
     private readonly log: JobLog,
@@ -226,7 +228,10 @@ export class ReportService {
 
   /** Every good row becomes a queued device history report; every bad row one message, in row order. */
   async generateFromExcel(actor: ReportActor, data: Buffer): Promise<ExcelGenerationResult> {
-    const { rows, errors } = await readExcelUpload(data, this.config.reportTimeZone);
+    const { rows, errors } = await readExcelUpload(data, this.config.reportTimeZone, this.spreadsheets, {
+      maxEntries: this.config.reportExcelMaxEntries,
+      maxInflatedBytes: this.config.reportExcelMaxInflatedBytes,
+    });
     const devices = new Map<string, Awaited<ReturnType<typeof findDeviceByMacInScope>>>();
     const accepted: Insertable<ReportsTable>[] = [];
     const now = this.clock.now();
