@@ -19,6 +19,11 @@ export interface InflatingSpreadsheetOptions {
    * only a reader that counts while it inflates can catch). Absent: the true size.
    */
   declaredSheetBytes?: number;
+  /**
+   * Adds a shared-strings part of this many distinct strings (each about 40 bytes of XML), which a reader must hold
+   * whole before the first row: a file whose rows are few but whose reading needs hundreds of megabytes of heap.
+   */
+  sharedStrings?: number;
   /** Deflate level of the sheet (1–9); 6 by default (9 gains little on these rows and takes twice as long). */
   level?: number;
 }
@@ -32,8 +37,10 @@ const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`;
 const WORKBOOK = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Relatórios" sheetId="1" r:id="rId1"/></sheets></workbook>`;
-const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`;
+const WORKBOOK_RELS = (withStrings: boolean) => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>${
+  withStrings ? '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>' : ''
+}</Relationships>`;
 const SHEET_START = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`;
 const SHEET_END = '</sheetData></worksheet>';
@@ -76,6 +83,17 @@ async function deflatedPart(name: string, chunks: Iterable<string>, level: numbe
 
 function storedPart(name: string, data: Buffer): Part {
   return { name: Buffer.from(name, 'utf8'), data, method: 0, crc: crc32(data), size: data.length, declaredSize: data.length };
+}
+
+function* sharedStringChunks(count: number): Generator<string> {
+  yield `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${count}" uniqueCount="${count}">`;
+  for (let first = 0; first < count; first += ROWS_PER_CHUNK * 10) {
+    const items: string[] = [];
+    for (let n = first; n < Math.min(first + ROWS_PER_CHUNK * 10, count); n++) items.push(`<si><t>texto compartilhado ${n}</t></si>`);
+    yield items.join('');
+  }
+  yield '</sst>';
 }
 
 function* sheetChunks(rows: number): Generator<string> {
@@ -144,9 +162,10 @@ export async function inflatingSpreadsheet(options: InflatingSpreadsheetOptions)
     await deflatedPart('[Content_Types].xml', [CONTENT_TYPES], level),
     await deflatedPart('_rels/.rels', [ROOT_RELS], level),
     await deflatedPart('xl/workbook.xml', [WORKBOOK], level),
-    await deflatedPart('xl/_rels/workbook.xml.rels', [WORKBOOK_RELS], level),
+    await deflatedPart('xl/_rels/workbook.xml.rels', [WORKBOOK_RELS(!!options.sharedStrings)], level),
     await deflatedPart(SHEET_PATH, sheetChunks(options.rows), level, options.declaredSheetBytes),
   ];
+  if (options.sharedStrings) parts.push(await deflatedPart('xl/sharedStrings.xml', sharedStringChunks(options.sharedStrings), level));
   const unpadded = zipOf(parts).length;
   const overhead = 30 + 46 + 2 * 'xl/media/image1.bin'.length;
   if (options.compressedTarget && options.compressedTarget > unpadded + overhead) {
