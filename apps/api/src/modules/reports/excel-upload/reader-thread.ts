@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../../lib/errors';
+import { lowerThreadPriority } from '../../../lib/thread-priority';
 import { readSheetLines, type SheetLimits, type SheetLines } from './sheet-reader';
 import type { ZipEntry } from './zip-directory';
 
@@ -12,6 +13,9 @@ export type ReadAnswer =
 
 const port = parentPort;
 if (!port) throw new Error('reader-thread runs as a worker thread');
+
+// Below the API's thread, like the render threads: a hostile upload's CPU comes from what requests leave idle.
+lowerThreadPriority(10);
 
 port.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;

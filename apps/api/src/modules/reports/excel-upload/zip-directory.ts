@@ -27,7 +27,7 @@ const END_MIN = 22;
 const ENCRYPTION_FLAGS = 0x0001 | 0x0040 | 0x2000;
 
 const notXlsx = () => badRequest(REPORT_MESSAGES.notXlsx);
-export const inflatedTooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', M.excelInflatedTooLarge(Math.round(maxBytes / (1024 * 1024))));
+export const inflatedTooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', M.excelInflatedTooLarge(maxBytes));
 
 /**
  * Reads an .xlsx archive's central directory and refuses it before anything is inflated: not a zip, too many parts,
