@@ -249,11 +249,10 @@ function readRows(
   };
   const valueOf = (c: CellDraft): CellValue => {
     if (c.formula) {
-      if (c.value === undefined) return null;
-      if (c.type === 'str') return c.value;
-      if (c.type === 'b') return parseInt(c.value, 10) !== 0;
-      if (c.type === 'e') return null;
-      return number(c.value, c.style);
+      if (!c.value || c.type === 'e') return null;
+      const result = c.type === 'str' ? c.value : c.type === 'b' ? parseInt(c.value, 10) !== 0 : number(c.value, c.style);
+      // exceljs keeps a formula's result only when it is truthy: false, 0 and "" read as an empty cell.
+      return result ? result : null;
     }
     if (c.type === 'inlineStr') return c.inline ?? null;
     if (c.value === undefined) return null;
