@@ -125,15 +125,15 @@ describe('a reader thread that runs out of memory', () => {
   beforeAll(async () => {
     ctx = await createTestContext({
       demo: true,
-      config: { reportWorkers: 0, reportExcelThreadMemoryMb: 48, reportExcelMaxInflatedBytes: 200 * 1024 * 1024, reportExcelMaxBytes: 20 * 1024 * 1024 },
+      config: { reportWorkers: 0, reportExcelThreadMemoryMb: 48, reportExcelMaxInflatedBytes: 200 * 1024 * 1024 },
     });
     joao = (await ctx.login('joao.silva')).token;
   });
   afterAll(() => ctx.close());
 
   it('answers 413 for that file, and the next upload gets a new thread', async () => {
-    // Three million distinct shared strings (about 120 MB of XML) must all be held before the first row.
-    const heavy = await inflatingSpreadsheet({ rows: 2, sharedStrings: 3_000_000 });
+    // 1.5 million distinct shared strings (4 MB compressed, 60 MB of XML) must all be held before the first row.
+    const heavy = await inflatingSpreadsheet({ rows: 2, sharedStrings: 1_500_000 });
     const res = await upload(ctx, URL, [xlsxPart(heavy)], joao);
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe(M.excelTooHeavy);
