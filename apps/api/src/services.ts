@@ -2,6 +2,7 @@ import type { AppConfig } from './config/config';
 import { jobConnectionOf, type Db } from './db/database';
 import { JobQueue } from './jobs/job-queue';
 import { defineReportJob } from './modules/reports/job';
+import { SpreadsheetReaderPool } from './modules/reports/excel-upload/reader-pool';
 import { RenderPool } from './modules/reports/render/render-pool';
 import type { SigningSource } from './modules/reports/render/render-task';
 import { ReportService } from './modules/reports/service';
@@ -42,6 +43,8 @@ export interface AppServices {
   jobs: JobQueue;
   /** Threads that render and sign report files. */
   renderPool: RenderPool;
+  /** Threads that read uploaded spreadsheets (ADR 13). */
+  spreadsheetReaders: SpreadsheetReaderPool;
   reports: ReportService;
 }
 
@@ -59,7 +62,8 @@ export function createServices(
   const jobs = new JobQueue(jobConnection, log);
   const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
   const renderPool = new RenderPool(config.reportWorkers);
-  const reports = new ReportService(db, clock, config, jobs, renderPool, new ReportStorage(config.reportsDir), signing, log);
+  const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
+  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log);
   defineReportJob(jobs, reports, config);
   return {
     config,
@@ -79,6 +83,7 @@ export function createServices(
     travels: new TravelService(db, clock, events),
     jobs,
     renderPool,
+    spreadsheetReaders,
     reports,
   };
 }

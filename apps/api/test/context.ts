@@ -52,6 +52,15 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   reportTimeZone: 'America/Sao_Paulo',
   reportMaxReadings: 500_000,
   reportValidateMaxPerMinute: 30,
+  reportExcelMaxBytes: 5 * 1024 * 1024,
+  reportExcelMaxInflatedBytes: 50 * 1024 * 1024,
+  reportExcelMaxEntries: 1000,
+  reportExcelThreads: 1,
+  reportExcelThreadMemoryMb: 128,
+  // Above the default (10): test files upload dozens of times in a minute; the limit has its own test.
+  reportUploadMaxPerMinute: 100,
+  reportQueueMaxPerUser: 1000,
+  reportQueueMaxPerEnterprise: 3000,
   ...overrides,
 });
 

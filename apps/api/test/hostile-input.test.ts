@@ -194,7 +194,7 @@ beforeAll(async () => {
     demo: true,
     // Limits stay out of the way (they answer 429, which is fine, but would hide the checks behind them); reports are
     // only queued, never rendered: this test is about requests.
-    config: { loginMaxPerMinute: 1_000_000, localizatorMaxPerMinute: 1_000_000, reportValidateMaxPerMinute: 1_000_000, reportWorkers: 0 },
+    config: { loginMaxPerMinute: 1_000_000, localizatorMaxPerMinute: 1_000_000, reportValidateMaxPerMinute: 1_000_000, reportUploadMaxPerMinute: 1_000_000, reportWorkers: 0 },
   });
   routes = walkableRoutes(ctx.routes);
   original = await ctx.db.selectFrom('users').select(['id', 'name', 'username', 'email', 'password_hash']).orderBy('username').execute();

@@ -41,6 +41,16 @@ const Env = z.object({
   REPORT_TIME_ZONE: z.string().default('America/Sao_Paulo').refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo'),
   REPORT_MAX_READINGS: z.coerce.number().int().positive().default(500_000),
   REPORT_VALIDATE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Uploads and the report queue under abuse (ADR 13): what one spreadsheet may cost, the threads that read them,
+  // uploads per user and minute, and reports one user or enterprise may have waiting.
+  REPORT_EXCEL_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  REPORT_EXCEL_MAX_INFLATED_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  REPORT_EXCEL_MAX_ENTRIES: z.coerce.number().int().positive().max(65_534).default(1000),
+  REPORT_EXCEL_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  REPORT_EXCEL_THREAD_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
+  REPORT_UPLOAD_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  REPORT_QUEUE_MAX_PER_USER: z.coerce.number().int().positive().default(1000),
+  REPORT_QUEUE_MAX_PER_ENTERPRISE: z.coerce.number().int().positive().default(3000),
 });
 
 export interface AppConfig {
@@ -90,6 +100,20 @@ export interface AppConfig {
   reportMaxReadings: number;
   /** Report validator uploads per address and minute (a public route). */
   reportValidateMaxPerMinute: number;
+  /** Largest .xlsx upload, as sent (413 above). */
+  reportExcelMaxBytes: number;
+  /** Bytes an .xlsx upload may inflate to: its declared sizes added up, and again while inflating (413 above). */
+  reportExcelMaxInflatedBytes: number;
+  /** Parts (zip entries) an .xlsx upload may have. */
+  reportExcelMaxEntries: number;
+  /** Threads that read uploaded spreadsheets, and the heap limit of each (a file that needs more gets a 413). */
+  reportExcelThreads: number;
+  reportExcelThreadMemoryMb: number;
+  /** File uploads (Excel generation and the validator) per signed-in user, or per address when anonymous, and minute. */
+  reportUploadMaxPerMinute: number;
+  /** Reports not yet generated one user, and one enterprise, may have in the queue. */
+  reportQueueMaxPerUser: number;
+  reportQueueMaxPerEnterprise: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -137,6 +161,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportTimeZone: e.REPORT_TIME_ZONE,
     reportMaxReadings: e.REPORT_MAX_READINGS,
     reportValidateMaxPerMinute: e.REPORT_VALIDATE_MAX_PER_MINUTE,
+    reportExcelMaxBytes: e.REPORT_EXCEL_MAX_BYTES,
+    reportExcelMaxInflatedBytes: e.REPORT_EXCEL_MAX_INFLATED_BYTES,
+    reportExcelMaxEntries: e.REPORT_EXCEL_MAX_ENTRIES,
+    reportExcelThreads: e.REPORT_EXCEL_THREADS,
+    reportExcelThreadMemoryMb: e.REPORT_EXCEL_THREAD_MEMORY_MB,
+    reportUploadMaxPerMinute: e.REPORT_UPLOAD_MAX_PER_MINUTE,
+    reportQueueMaxPerUser: e.REPORT_QUEUE_MAX_PER_USER,
+    reportQueueMaxPerEnterprise: e.REPORT_QUEUE_MAX_PER_ENTERPRISE,
   };
 }
 

@@ -171,6 +171,8 @@ export interface ReportsTable {
   travel_id: string | null; kind: string; type: string; status: Generated<number>; error: string | null;
   filters: Json<Record<string, unknown>>; file_path: string | null; file_size: number | null; sha256: string | null;
   created_at: CreatedAt; updated_at: UpdatedAt;
+  /** Its place in the fair report queue (ADR 13): lower turns are generated first. */
+  queue_turn: Generated<number>;
 }
 
 export interface FirmwaresTable {

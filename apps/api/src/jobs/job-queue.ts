@@ -82,12 +82,15 @@ export class JobQueue {
     }
   }
 
-  /** Queues a job; `key` names what it is about, so `hasPending` can find it later. */
-  async send<T extends object>(name: string, data: T, key: string): Promise<void> {
+  /**
+   * Queues a job; `key` names what it is about, so `hasPending` can find it later. Workers take the highest
+   * `priority` first (default 0), then the oldest.
+   */
+  async send<T extends object>(name: string, data: T, key: string, options: { priority?: number } = {}): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`unknown job ${name}`);
     definition.schema.parse(data);
-    await this.started().send(name, data, { singletonKey: key });
+    await this.started().send(name, data, { singletonKey: key, priority: options.priority ?? 0 });
   }
 
   /** Whether a job of this kind and key is waiting, being retried or running. */

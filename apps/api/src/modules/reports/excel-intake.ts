@@ -1,8 +1,9 @@
-import ExcelJS from 'exceljs';
-import { INSTANT_MAX_MS, INSTANT_MIN_MS, REPORT_MESSAGES, type ReportFileType } from '@sentinela/contract';
+import { INSTANT_MAX_MS, INSTANT_MIN_MS, type ReportFileType } from '@sentinela/contract';
 import { badRequest } from '../../lib/errors';
 import { instantOf, isValidWallClock, type WallClock } from '../../lib/time-zone';
 import { EXCEL_MAX_PERIOD_DAYS, EXCEL_MAX_ROWS, EXCEL_SHEET_NAME } from './excel-template';
+import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
+import { readZipDirectory } from './excel-upload/zip-directory';
 import { EXCEL_ROW_MESSAGES as R, REPORT_SERVER_MESSAGES as M } from './messages';
 
 /** A row of the uploaded sheet that reads well; whether its device is reachable is the service's question. */
@@ -26,22 +27,29 @@ const DAY_MS = 86_400_000;
 // Excel's day 0 is 1899-12-30; 25,569 days later is 1970-01-01.
 const EXCEL_EPOCH_DAYS = 25_569;
 
+/** What an upload may cost before and while it is read (ADR 13). */
+export interface ExcelUploadLimits {
+  maxEntries: number;
+  maxInflatedBytes: number;
+}
+
 /**
  * Reads an uploaded .xlsx (R5): the first sheet (or the template's), one report per filled row after the header.
  * Each bad row gives exactly one message, the first problem found in it; blank rows are skipped.
+ *
+ * The archive's directory is checked here (declared sizes, parts, encryption); the sheet is then inflated and
+ * parsed as a stream in a reader thread, which stops at the first row past the cap (ADR 13).
  */
-export async function readExcelUpload(data: Buffer, timeZone: string): Promise<{ rows: ExcelReportRow[]; errors: RowError[] }> {
-  const sheet = await firstSheet(data);
-  const lines: Array<{ row: number; cells: unknown[] }> = [];
-  sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const cells = [1, 2, 3, 4].map((c) => plainValue(row.getCell(c).value));
-    if (cells.every((v) => v === null || (typeof v === 'string' && v.trim() === ''))) return;
-    // The header is skipped when it is there; a sheet without one starts with data.
-    if (number === 1 && typeof cells[0] === 'string' && cells[0].trim().toUpperCase() === 'MAC') return;
-    lines.push({ row: number, cells });
-  });
+export async function readExcelUpload(
+  data: Buffer,
+  timeZone: string,
+  reader: SpreadsheetReaderPool,
+  limits: ExcelUploadLimits,
+): Promise<{ rows: ExcelReportRow[]; errors: RowError[] }> {
+  const entries = readZipDirectory(data, limits);
+  const { lines, overflow } = await reader.read(data, entries, { maxInflatedBytes: limits.maxInflatedBytes, maxRows: EXCEL_MAX_ROWS, sheetName: EXCEL_SHEET_NAME });
+  if (overflow) throw badRequest(M.excelTooManyRows(EXCEL_MAX_ROWS));
   if (lines.length === 0) throw badRequest(M.excelNoRows);
-  if (lines.length > EXCEL_MAX_ROWS) throw badRequest(M.excelTooManyRows(EXCEL_MAX_ROWS));
 
   const rows: ExcelReportRow[] = [];
   const errors: RowError[] = [];
@@ -51,20 +59,6 @@ export async function readExcelUpload(data: Buffer, timeZone: string): Promise<{
     else rows.push(parsed);
   }
   return { rows, errors };
-}
-
-async function firstSheet(data: Buffer): Promise<ExcelJS.Worksheet> {
-  // An .xlsx is a zip archive: anything else (an old .xls, a CSV, a PDF) is refused before parsing.
-  if (data.length < 4 || data.readUInt32LE(0) !== 0x04034b50) throw badRequest(REPORT_MESSAGES.notXlsx);
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(data as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest(REPORT_MESSAGES.notXlsx);
-  }
-  const sheet = workbook.getWorksheet(EXCEL_SHEET_NAME) ?? workbook.worksheets[0];
-  if (!sheet) throw badRequest(REPORT_MESSAGES.notXlsx);
-  return sheet;
 }
 
 function parseRow(row: number, [macCell, startCell, endCell, typeCell]: unknown[], timeZone: string): ExcelReportRow | RowError {
@@ -89,16 +83,6 @@ function parseRow(row: number, [macCell, startCell, endCell, typeCell]: unknown[
   if (!type) return error(R.typeInvalid(row, text(typeCell)));
 
   return { row, mac: macText, from, to, type };
-}
-
-/** A cell's value without exceljs's wrappers (formulas, rich text, links). */
-function plainValue(value: ExcelJS.CellValue): unknown {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date || typeof value !== 'object') return value;
-  if ('result' in value) return plainValue(value.result as ExcelJS.CellValue);
-  if ('richText' in value) return value.richText.map((r) => r.text).join('');
-  if ('text' in value) return plainValue(value.text as ExcelJS.CellValue);
-  return null;
 }
 
 function text(value: unknown): string {

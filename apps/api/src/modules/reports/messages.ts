@@ -1,6 +1,9 @@
 import { REPORT_MESSAGES } from '@sentinela/contract';
 
 const thousands = (n: number) => n.toLocaleString('pt-BR');
+/** A size as people read it: "50 MB", "64 KB". */
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${thousands(Math.round(bytes / (1024 * 1024)))} MB` : `${thousands(Math.max(1, Math.round(bytes / 1024)))} KB`;
 
 /** The pt-BR texts of reports that only the server writes (those the client shows too are in the contract). */
 export const REPORT_SERVER_MESSAGES = {
@@ -20,6 +23,17 @@ export const REPORT_SERVER_MESSAGES = {
   notMultipart: 'Envie o arquivo como formulário (multipart/form-data) no campo "file".',
   excelTooManyRows: (max: number) => `A planilha tem mais de ${max} linhas de relatórios. Divida-a em arquivos menores.`,
   excelNoRows: 'A planilha não tem nenhuma linha preenchida abaixo do cabeçalho.',
+  excelInflatedTooLarge: (maxBytes: number) =>
+    `A planilha descompactada passa de ${size(maxBytes)}. Envie só a aba de relatórios, com no máximo 500 linhas.`,
+  excelTooHeavy: 'A planilha exige memória demais para ser lida. Envie só a aba de relatórios, com no máximo 500 linhas.',
+  excelTooManyParts: (max: number) => `O arquivo tem mais de ${max} partes internas e não parece uma planilha de relatórios. Salve-a de novo como .xlsx.`,
+  excelEncrypted: 'A planilha está criptografada ou protegida por senha. Salve-a sem senha e envie de novo.',
+  excelOddParts: 'O arquivo .xlsx tem partes num formato não aceito. Abra-o no Excel, salve-o de novo como .xlsx e envie de novo.',
+  tooManyUploads: 'Muitos envios de arquivos seguidos. Aguarde um minuto e tente novamente.',
+  userQueueFull: (queued: number, max: number) =>
+    `Você já tem ${thousands(queued)} relatórios na fila, e o limite é de ${thousands(max)}. Aguarde a geração dos que estão na fila e tente novamente.`,
+  enterpriseQueueFull: (queued: number, max: number) =>
+    `A empresa já tem ${thousands(queued)} relatórios na fila, e o limite é de ${thousands(max)}. Aguarde a geração dos que estão na fila e tente novamente.`,
 } as const;
 
 /** One message per bad row of an uploaded Excel file, "Linha N: …" with N the row number Excel shows. */

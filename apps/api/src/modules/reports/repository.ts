@@ -1,7 +1,5 @@
-import type { Insertable } from 'kysely';
 import { ReportStatus } from '@sentinela/contract';
 import type { Db } from '../../db/database';
-import type { ReportsTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
 
 /** The SQL of report records. Reads of them take a TenantScope; a report outside it is simply absent. */
@@ -36,17 +34,6 @@ function reportsInScope<Q extends ReturnType<typeof reportQuery>>(query: Q, scop
     case 'user':
       return query.where('r.user_id', '=', scope.userId) as Q;
   }
-}
-
-export async function insertReport(db: Db, values: Insertable<ReportsTable>): Promise<string> {
-  const row = await db.insertInto('reports').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function insertReports(db: Db, values: readonly Insertable<ReportsTable>[]): Promise<string[]> {
-  if (values.length === 0) return [];
-  const rows = await db.insertInto('reports').values([...values]).returning('id').execute();
-  return rows.map((r) => r.id);
 }
 
 export async function findReport(db: Db, id: string): Promise<ReportRow | undefined> {
@@ -88,12 +75,6 @@ export async function markFailed(db: Db, id: string, error: string, at: Date): P
     .where('id', '=', id)
     .where('status', '=', ReportStatus.Queued)
     .execute();
-}
-
-/** Reports still waiting for their file, oldest first. */
-export async function queuedReportIds(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('reports').select('id').where('status', '=', ReportStatus.Queued).orderBy('created_at').execute();
-  return rows.map((r) => r.id);
 }
 
 /** Instants a stored report filter holds, for the period columns of the list. */

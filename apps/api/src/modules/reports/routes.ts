@@ -19,12 +19,10 @@ import type { AppServices } from '../../services';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 import type { ReportActor, ReportFile } from './service';
 import { CONTENT_TYPES } from './view';
-import { readSingleFile } from './upload';
+import { readSingleFile, uploadRateLimit } from './upload';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */
 export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
-/** Largest Excel upload (R5): 500 rows of four cells are a few tens of kilobytes. */
-export const EXCEL_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 const FORMATS: Array<{ path: 'pdf' | 'excel'; type: ReportFileType }> = [
   { path: 'pdf', type: 'pdf' },
@@ -51,8 +49,10 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   const generate = { permission: 'reports:generate' as const };
   const read = { permission: 'reports:read' as const };
 
-  // Multipart only here (this plugin is encapsulated): no other route accepts form uploads.
+  // Multipart only here (this plugin is encapsulated): no other route accepts form uploads, and each of them
+  // takes the per-user upload limit (ADR 13).
   await app.register(multipart, { limits: { fileSize: VALIDATE_MAX_BYTES, files: 5 } });
+  const uploadLimit = uploadRateLimit(services.config.reportUploadMaxPerMinute);
 
   // --- Export calls: answer the queued report at once; its _id downloads once generated. ---
   for (const { path, type } of FORMATS) {
@@ -93,13 +93,14 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'travel-report')),
   );
 
-  // --- Validator (R6): public, one PDF, per-address rate limit. ---
+  // --- Validator (R6): public, one PDF, per-address rate limit; a signed-in caller also counts as a user. ---
   app.post(
     '/api/report/validate',
     {
       schema: { response: { 200: ReportValidation } },
+      preHandler: uploadLimit,
       config: {
-        permission: 'public',
+        permission: 'public-or-signed-in',
         rateLimit: {
           max: services.config.reportValidateMaxPerMinute,
           timeWindow: '1 minute',
@@ -119,7 +120,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   );
   app.post(
     '/api/reports/generate-reports-by-excel',
-    { schema: { response: { 200: ExcelGenerationResult } }, config: generate },
-    async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, EXCEL_UPLOAD_MAX_BYTES)).data),
+    { schema: { response: { 200: ExcelGenerationResult } }, preHandler: uploadLimit, config: generate },
+    async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, services.config.reportExcelMaxBytes)).data),
   );
 };

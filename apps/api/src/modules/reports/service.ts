@@ -30,20 +30,19 @@ import { buildExcelTemplate } from './excel-template';
 import { readExcelUpload, type RowError } from './excel-intake';
 import { EXCEL_ROW_MESSAGES, REPORT_SERVER_MESSAGES as M } from './messages';
 import { loadOrCreateSigningIdentity } from '../../reports/signing/certificate';
+import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
 import type { RenderPool } from './render/render-pool';
 import type { SigningSource } from './render/render-task';
+import { admitReports, queuedReports, type AdmittedReport } from './queue-admission';
 import { buildRenderTask, ReportGenerationError } from './report-input';
 import {
   filtersJson,
   findGeneratedBySha256,
   findReport,
   findReportInScope,
-  insertReport,
-  insertReports,
   listReportsInScope,
   markFailed,
   markGenerated,
-  queuedReportIds,
   type ReportRow,
 } from './repository';
 import type { ReportStorage } from './storage';
@@ -89,6 +88,7 @@ export class ReportService {
     private readonly config: AppConfig,
     private readonly queue: JobQueue,
     private readonly pool: RenderPool,
+    private readonly spreadsheets: SpreadsheetReaderPool,
     private readonly storage: ReportStorage,
     private readonly signing: SigningSource,
     private readonly log: JobLog,
@@ -226,7 +226,10 @@ export class ReportService {
 
   /** Every good row becomes a queued device history report; every bad row one message, in row order. */
   async generateFromExcel(actor: ReportActor, data: Buffer): Promise<ExcelGenerationResult> {
-    const { rows, errors } = await readExcelUpload(data, this.config.reportTimeZone);
+    const { rows, errors } = await readExcelUpload(data, this.config.reportTimeZone, this.spreadsheets, {
+      maxEntries: this.config.reportExcelMaxEntries,
+      maxInflatedBytes: this.config.reportExcelMaxInflatedBytes,
+    });
     const devices = new Map<string, Awaited<ReturnType<typeof findDeviceByMacInScope>>>();
     const accepted: Insertable<ReportsTable>[] = [];
     const now = this.clock.now();
@@ -252,9 +255,8 @@ export class ReportService {
         filters: filtersJson({ dateInit: row.from.toISOString(), dateEnd: row.to.toISOString() }),
       });
     }
-    const ids = await insertReports(this.db, accepted);
-    for (const id of ids) await this.queue.send(REPORT_JOB, { reportId: id }, id);
-    return { reportsToProccess: ids.length, errors: errors.sort((a: RowError, b: RowError) => a.row - b.row).map((e) => e.message) };
+    const admitted = await this.admit(actor, accepted);
+    return { reportsToProccess: admitted.length, errors: errors.sort((a: RowError, b: RowError) => a.row - b.row).map((e) => e.message) };
   }
 
   // --- The job ---
@@ -288,9 +290,9 @@ export class ReportService {
   /** Queues again the reports left waiting without a job (a server died between recording and queueing, or mid-job). */
   async requeueWaiting(): Promise<number> {
     let requeued = 0;
-    for (const id of await queuedReportIds(this.db)) {
-      if (await this.queue.hasPending(REPORT_JOB, id)) continue;
-      await this.queue.send(REPORT_JOB, { reportId: id }, id);
+    for (const report of await queuedReports(this.db)) {
+      if (await this.queue.hasPending(REPORT_JOB, report.id)) continue;
+      await this.sendJob(report);
       requeued += 1;
     }
     if (requeued > 0) this.log.info({ requeued }, 'reports requeued');
@@ -329,8 +331,24 @@ export class ReportService {
   }
 
   private async queueReport(actor: ReportActor, values: Omit<Insertable<ReportsTable>, 'user_id' | 'status' | 'created_at' | 'updated_at'>): Promise<Report> {
-    const id = await insertReport(this.db, { ...this.newReport(actor, this.clock.now()), ...values });
-    await this.queue.send(REPORT_JOB, { reportId: id }, id);
-    return this.get({ kind: 'all' }, id);
+    const [admitted] = await this.admit(actor, [{ ...this.newReport(actor, this.clock.now()), ...values }]);
+    return this.get({ kind: 'all' }, admitted!.id);
+  }
+
+  /**
+   * Records reports in the fair queue (caps per user and enterprise, a turn each: ADR 13), then queues their jobs,
+   * lower turns served first. A server that dies in between leaves them queued without a job: `requeueWaiting`.
+   */
+  private async admit(actor: ReportActor, reports: Insertable<ReportsTable>[]): Promise<AdmittedReport[]> {
+    const admitted = await admitReports(this.db, actor.userId, reports, {
+      perUser: this.config.reportQueueMaxPerUser,
+      perEnterprise: this.config.reportQueueMaxPerEnterprise,
+    });
+    for (const report of admitted) await this.sendJob(report);
+    return admitted;
+  }
+
+  private sendJob(report: AdmittedReport): Promise<void> {
+    return this.queue.send(REPORT_JOB, { reportId: report.id }, report.id, { priority: -report.turn });
   }
 }

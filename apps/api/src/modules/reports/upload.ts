@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { REPORT_MESSAGES } from '@sentinela/contract';
 import { AppError, badRequest } from '../../lib/errors';
+import { FixedWindowLimiter } from '../../realtime/fixed-window';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 
 export interface UploadedFile {
@@ -44,4 +45,18 @@ export async function readSingleFile(request: FastifyRequest, maxBytes: number):
   if (files > 1) throw badRequest(REPORT_MESSAGES.oneFile);
   if (!file || file.data.length === 0) throw badRequest(REPORT_MESSAGES.noFile);
   return file;
+}
+
+/**
+ * File uploads per user and minute, shared by every upload route (ADR 13): each upload costs a reader thread or a
+ * hash of megabytes, so one account must not keep them busy for everyone. Counted per signed-in user, whatever
+ * address they come from; an anonymous caller (the public validator) per address. Runs as a preHandler, after the
+ * session was read and before the body is.
+ */
+export function uploadRateLimit(maxPerMinute: number): preHandlerAsyncHookHandler {
+  const limiter = new FixedWindowLimiter(maxPerMinute, 60_000);
+  return async (request) => {
+    const key = request.auth ? `user:${request.auth.userId}` : `address:${request.ip}`;
+    if (!limiter.take(key)) throw new AppError('TOO_MANY_REQUESTS', M.tooManyUploads);
+  };
 }

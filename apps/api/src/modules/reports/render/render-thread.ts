@@ -1,6 +1,5 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from '../../../lib/thread-priority';
 import type { SigningIdentity } from '../../../reports/signing/certificate';
 import { renderToFile } from './render-file';
 import type { RenderResult, RenderTask } from './render-task';
@@ -15,14 +14,8 @@ if (!port) throw new Error('render-thread runs as a worker thread');
 /** Nice value of render threads: below the API's thread, so requests take the CPU first when both want it. */
 const RENDER_NICE = 10;
 
-// On Linux the nice value is per thread, and setpriority given a thread id changes only that thread: the renders
-// then use the cores the API leaves idle instead of competing with it (ADR 9). Elsewhere this is skipped.
-try {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, RENDER_NICE);
-} catch {
-  // no /proc (not Linux) or not allowed: render at normal priority
-}
+// The renders use the cores the API leaves idle instead of competing with it (ADR 9).
+lowerThreadPriority(RENDER_NICE);
 
 // Loaded once by the main thread at start (a plain object: the P12 bytes and its password). The bytes arrive as a
 // plain Uint8Array (structured clone drops the Buffer class), and the signer reads them as a Buffer.

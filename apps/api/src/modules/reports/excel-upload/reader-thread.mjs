@@ -1,0 +1,6 @@
+// Entry of a spreadsheet reader thread. Like the render threads, it runs the TypeScript sources, so tsx registers
+// its loader here first: a worker does not inherit the loader of a test runner, and registering twice is harmless.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./reader-thread.ts');

@@ -1,0 +1,32 @@
+import { parentPort } from 'node:worker_threads';
+import { AppError, type ErrorCode } from '../../../lib/errors';
+import { lowerThreadPriority } from '../../../lib/thread-priority';
+import { readSheetLines, type SheetLimits, type SheetLines } from './sheet-reader';
+import type { ZipEntry } from './zip-directory';
+
+/** Messages between the pool and a reader thread: one spreadsheet at a time, one answer each. */
+export type ReadRequest = { data: Uint8Array; entries: ZipEntry[]; limits: SheetLimits };
+export type ReadAnswer =
+  | { ok: true; result: SheetLines }
+  | { ok: false; refusal: { code: ErrorCode; message: string } }
+  | { ok: false; error: { message: string; stack?: string | undefined } };
+
+const port = parentPort;
+if (!port) throw new Error('reader-thread runs as a worker thread');
+
+// Below the API's thread, like the render threads: a hostile upload's CPU comes from what requests leave idle.
+lowerThreadPriority(10);
+
+port.on('message', (request: ReadRequest) => {
+  let answer: ReadAnswer;
+  try {
+    answer = { ok: true, result: readSheetLines(request.data, request.entries, request.limits) };
+  } catch (error) {
+    if (error instanceof AppError) answer = { ok: false, refusal: { code: error.code, message: error.message } };
+    else {
+      const err = error instanceof Error ? error : new Error(String(error));
+      answer = { ok: false, error: { message: err.message, stack: err.stack } };
+    }
+  }
+  port.postMessage(answer);
+});
