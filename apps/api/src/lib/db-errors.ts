@@ -39,3 +39,12 @@ export function refusedValue(error: unknown): 'data' | 'integrity' | null {
   if (REQUEST_INTEGRITY_CODES.has(error.code)) return 'integrity';
   return null;
 }
+
+/**
+ * True when PostgreSQL refused the data itself (class 22, data exception, or 23, integrity constraint): the same
+ * statement with other values would have worked, so it is worth retrying without the offending rows. A lost
+ * connection, a shutdown or a full disk is not: retrying part by part would only fail again, slower.
+ */
+export function refusedByData(error: unknown): boolean {
+  return isPostgresError(error) && (error.code.startsWith('22') || error.code.startsWith('23'));
+}
