@@ -48,3 +48,16 @@ export function refusedValue(error: unknown): 'data' | 'integrity' | null {
 export function refusedByData(error: unknown): boolean {
   return isPostgresError(error) && (error.code.startsWith('22') || error.code.startsWith('23'));
 }
+
+/**
+ * True when the database could not be reached or is going away (connection errors, class 08; too many connections or
+ * out of resources, 53; shutdown, 57; system errors, 58; and the driver's own socket errors): nothing any batch could
+ * do differently, so nothing is retried piece by piece; the caller's messages stay unacknowledged and come back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isPostgresError(error)) return /^(08|53|57|58)/.test(error.code);
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return true; // ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT…
+  return typeof e.message === 'string' && /connection|terminat|timeout|closed|ended/i.test(e.message);
+}
