@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import forge from 'node-forge';
+import { runPoisonGateway } from '../../../bench/lib/poison-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IngestPart } from '../src/ingest/ingest-service';
 import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
@@ -289,5 +290,17 @@ describe('embedded MQTT broker under hostile gateways', () => {
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     client.stream.write(fixedHeader(0x32, HUNDRED_MB));
     await within(closed, 2000, 'TLS attacker disconnected');
+  });
+
+  it("the abuse bench's poison gateway: every poison message acknowledged, every oversize packet refused, no disconnect", async () => {
+    const result = await runPoisonGateway({ mqttUrl: url, password: auroraKey, clientId: 'poison-bench', durationMs: 1500, ratePerSecond: 40, mac: CHAMBER, oversizeEvery: 10 });
+    expect(result.sent).toBeGreaterThan(40);
+    expect(result.oversizeSent).toBeGreaterThan(3);
+    expect(result.acked).toBe(result.sent - result.oversizeSent);
+    expect(result.unacked).toBe(0);
+    expect(result.disconnects).toBe(0);
+    expect(result.oversizeRefused).toBe(result.oversizeSent);
+    // Refused by the header: a few socket buffers' worth per attempt at most, never the 100 MB.
+    expect(result.oversizeBytesWritten / result.oversizeSent).toBeLessThan(16 * 1024 * 1024);
   });
 });
