@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { MSG } from '@sentinela/contract';
 import type { ReadingsStoredEvent } from '../src/realtime/event-bus';
@@ -254,5 +254,15 @@ describe('POST /api/ingest/readings', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('O corpo deve ser um objeto JSON com "readings": uma lista de leituras.');
     }
+  });
+
+  it.runIf(inject('postgres'))('carries on when PostgreSQL drops the pool\'s idle connections', async () => {
+    // Several connections open and idle in the pool, then ended by the server as a restart or failover would.
+    await Promise.all([1, 2, 3].map(() => sql`SELECT pg_sleep(0.05)`.execute(ctx.db)));
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(ctx.db);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const res = await postReadings(ctx, [{ mac: FREEZER, ts: at(ctx, -1), temperature: -18 }]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ accepted: 1 });
   });
 });

@@ -303,4 +303,70 @@ describe('embedded MQTT broker under hostile gateways', () => {
     // Refused by the header: a few socket buffers' worth per attempt at most, never the 100 MB.
     expect(result.oversizeBytesWritten / result.oversizeSent).toBeLessThan(16 * 1024 * 1024);
   });
+
+  it('a message that makes storing fail (a defect, not bad data) fails alone: its batch neighbours are stored and keep their connection', async () => {
+    const batches: string[][] = [];
+    const ingest = ctx.services.ingest;
+    const original = ingest.ingest.bind(ingest);
+    ingest.ingest = (parts: readonly IngestPart[]) => {
+      batches.push(parts.map((p) => p.gateway.id));
+      return original(parts);
+    };
+    await sql`CREATE FUNCTION test_defect() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.temperature = 43.5 THEN RAISE EXCEPTION 'test defect' USING ERRCODE = 'P0001'; END IF; RETURN NEW; END $$`.execute(ctx.db);
+    await sql`CREATE TRIGGER test_defect BEFORE INSERT ON readings FOR EACH ROW EXECUTE FUNCTION test_defect()`.execute(ctx.db);
+    try {
+      const poison = await gatewayClient(auroraKey);
+      const innocent = await gatewayClient(vidaKey);
+      const innocentState = closedFlag(innocent);
+      const poisonClosed = new Promise<void>((resolve) => poison.once('close', () => resolve()));
+      const base = ctx.clock.now().getTime() - 120_000;
+      const ts = (i: number) => new Date(base + i * 1000).toISOString();
+      const acked: Promise<unknown>[] = [];
+      for (let i = 0; i < 10; i++) {
+        if (i === 5) poison.publish(`devices/${CHAMBER}/readings`, JSON.stringify({ ts: ts(50), temperature: 43.5 }), { qos: 1 });
+        acked.push(innocent.publishAsync(`devices/${VACCINES}/readings`, JSON.stringify({ ts: ts(i), temperature: 5 }), { qos: 1 }));
+      }
+      await within(Promise.all(acked), 10_000, 'innocent PUBACKs');
+      await within(poisonClosed, 5000, 'the unacknowledged sender disconnected, to resend');
+      expect(batches.some((gateways) => gateways.includes(auroraGatewayId) && gateways.includes(vidaGatewayId))).toBe(true);
+      expect(await readingsAt(VACCINES, Array.from({ length: 10 }, (_, i) => ts(i)))).toHaveLength(10);
+      expect(await readingsAt(CHAMBER, [ts(50)])).toHaveLength(0);
+      expect(innocentState.closed).toBe(false);
+    } finally {
+      ingest.ingest = original;
+      await sql`DROP TRIGGER test_defect ON readings`.execute(ctx.db);
+      await sql`DROP FUNCTION test_defect()`.execute(ctx.db);
+    }
+  });
+
+  it('while the database is unavailable nothing is acknowledged; the gateway resends and nothing is lost nor doubled', async () => {
+    // An error of class 57 (operator intervention), as a database going down reports it.
+    await sql`CREATE FUNCTION test_outage() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'test outage' USING ERRCODE = '57P01'; END $$`.execute(ctx.db);
+    await sql`CREATE TRIGGER test_outage BEFORE INSERT ON readings FOR EACH ROW EXECUTE FUNCTION test_outage()`.execute(ctx.db);
+    let dropped = false;
+    const dropTrigger = async () => {
+      if (dropped) return;
+      dropped = true;
+      await sql`DROP TRIGGER test_outage ON readings`.execute(ctx.db);
+      await sql`DROP FUNCTION test_outage()`.execute(ctx.db);
+    };
+    try {
+      const client = await connectAsync(url, { username: 'gateway', password: auroraKey, clientId: 'outage-gateway', reconnectPeriod: 300 });
+      clients.push(client);
+      const ts = at(ctx, -13);
+      let ackedAt = 0;
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      const published = client.publishAsync(`devices/${CHAMBER}/readings`, JSON.stringify({ ts, temperature: -17.25 }), { qos: 1 }).then(() => (ackedAt = Date.now()));
+      await within(closed, 5000, 'disconnected without PUBACK');
+      expect(ackedAt).toBe(0);
+      expect(await readingsAt(CHAMBER, [ts])).toHaveLength(0);
+      await dropTrigger();
+      await within(published, 10_000, 'PUBACK after the resend');
+      expect(await readingsAt(CHAMBER, [ts])).toEqual([expect.objectContaining({ temperature: -17.25 })]);
+    } finally {
+      await dropTrigger();
+    }
+  });
 });
