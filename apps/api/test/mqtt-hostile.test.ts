@@ -5,12 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
+import fc from 'fast-check';
 import forge from 'node-forge';
 import { runPoisonGateway } from '../../../bench/lib/poison-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IngestPart } from '../src/ingest/ingest-service';
 import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
+import { HOSTILE_STRINGS, hostileValue, jsonText, type Pools } from './hostile-values';
 import { at, readingsOf } from './ingest-helpers';
 
 /**
@@ -368,5 +370,54 @@ describe('embedded MQTT broker under hostile gateways', () => {
     } finally {
       await dropTrigger();
     }
+  });
+
+  it('generated hostile payloads (fixed seed): every message acknowledged, no connection dropped, valid readings beside them stored', async () => {
+    const instants = [at(ctx, -40), at(ctx, -39), at(ctx, 3600), '1970-01-01T00:00:00Z', '2026-02-30T00:00:00Z'];
+    const pools: Pools = { uuids: [auroraGatewayId, vidaGatewayId], macs: [CHAMBER, VACCINES, UNKNOWN], codes: ['AUR7K2M9QX'], instants };
+    const field = (valid: fc.Arbitrary<unknown>) => fc.oneof({ weight: 2, arbitrary: valid }, { weight: 1, arbitrary: hostileValue(pools) });
+    const reading = fc.record(
+      {
+        mac: field(fc.constantFrom(CHAMBER, VACCINES, UNKNOWN, CHAMBER.toLowerCase())),
+        ts: field(fc.constantFrom(...instants)),
+        temperature: field(fc.double({ min: -100, max: 200 })),
+        humidity: field(fc.double({ min: -10, max: 110 })),
+        battery: field(fc.integer({ min: -5, max: 105 })),
+        lat: field(fc.double({ min: -91, max: 91 })),
+        lng: field(fc.double({ min: -181, max: 181 })),
+      },
+      { requiredKeys: [] },
+    );
+    const payload = fc.oneof(
+      { weight: 3, arbitrary: reading.map(jsonText) },
+      { weight: 2, arbitrary: fc.array(reading, { maxLength: 6 }).map((readings) => jsonText({ readings })) },
+      { weight: 1, arbitrary: hostileValue(pools).map((v) => jsonText({ readings: v })) },
+      { weight: 1, arbitrary: hostileValue(pools).map(jsonText) },
+      { weight: 1, arbitrary: fc.constantFrom('{"ts":', '', '\u0000', '\uD800', 'null', '[]', '{"readings":[' + '['.repeat(5000)) },
+    );
+    // Topics a client library will send (no NUL nor wildcards: those are protocol errors, which close the sender).
+    // eslint-disable-next-line no-control-regex -- NUL is what is filtered out
+    const topicMacs = HOSTILE_STRINGS.filter((t) => t.length < 200 && !/[\u0000+#/\uD800-\uDFFF]/.test(t));
+    const topic = fc.oneof({ weight: 4, arbitrary: fc.constant(CHAMBER) }, { weight: 1, arbitrary: fc.constantFrom(...topicMacs) }).map((mac) => `devices/${mac}/readings`);
+    const messages = fc.sample(fc.record({ topic, payload }), { seed: 20261125, numRuns: 200 });
+
+    const hostile = await gatewayClient(auroraKey);
+    const innocent = await gatewayClient(vidaKey);
+    const hostileState = closedFlag(hostile);
+    const innocentState = closedFlag(innocent);
+    const base = ctx.clock.now().getTime() - 200_000;
+    const innocentInstants = Array.from({ length: 40 }, (_, i) => new Date(base + i * 1000).toISOString());
+    const sent: Promise<unknown>[] = [];
+    messages.forEach((m, i) => {
+      sent.push(hostile.publishAsync(m.topic, m.payload, { qos: 1 }));
+      if (i % 5 === 0) sent.push(innocent.publishAsync(`devices/${VACCINES}/readings`, JSON.stringify({ ts: innocentInstants[i / 5], temperature: 3 }), { qos: 1 }));
+    });
+    await within(Promise.all(sent), 20_000, 'every PUBACK');
+    expect(hostileState.closed).toBe(false);
+    expect(innocentState.closed).toBe(false);
+    expect(await readingsAt(VACCINES, innocentInstants)).toHaveLength(40);
+    const ts = at(ctx, -1);
+    await hostile.publishAsync(`devices/${CHAMBER}/readings`, JSON.stringify({ ts, temperature: -18 }), { qos: 1 });
+    expect(await readingsAt(CHAMBER, [ts])).toHaveLength(1);
   });
 });
