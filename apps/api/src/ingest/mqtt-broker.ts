@@ -158,7 +158,8 @@ export async function startEmbeddedBroker(options: {
   let tlsServer: Server | undefined;
   let tlsPort: number | null = null;
   if (options.tls) {
-    tlsServer = createTlsServer({ cert: options.tls.cert, key: options.tls.key }, guarded);
+    // The CONNECT timeout covers the handshake too: a client that opens TLS and goes silent holds nothing for long.
+    tlsServer = createTlsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: options.connectTimeoutMs }, guarded);
     // A handshake that fails (a plain-text client, a bad certificate) concerns that connection only.
     tlsServer.on('tlsClientError', (err) => log.info({ err: err.message }, 'mqtts handshake failed'));
     tlsPort = await listen(tlsServer, options.tls.port, options.tls.host, 'MQTT_TLS_PORT', () => {
