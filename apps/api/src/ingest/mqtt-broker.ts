@@ -1,12 +1,12 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { isDatabaseUnavailable } from '../lib/db-errors';
 import type { EventBus } from '../realtime/event-bus';
-import type { GatewayIdentity, IngestPart, IngestService } from './ingest-service';
+import type { GatewayIdentity, IngestService } from './ingest-service';
 import { ShardedBatchers } from './micro-batcher';
 import { partFromMessage } from './mqtt-messages';
 import { PacketGuard, type PacketLimits } from './mqtt-packet-guard';
+import { settleEachMessage } from './mqtt-settlement';
 
 export interface EmbeddedBroker {
   port: number;
@@ -80,24 +80,7 @@ export async function startEmbeddedBroker(options: {
     }
   };
 
-  const store = async (parts: IngestPart[]) => {
-    const result = await ingest.ingest(parts);
-    if (result.rejected.length > 0) log.info({ rejected: result.rejected.length, first: result.rejected[0] }, 'mqtt readings rejected');
-  };
-  const batchers = new ShardedBatchers(async (parts) => {
-    try {
-      await store(parts);
-      return;
-    } catch (err) {
-      // An outage fails every message alike. Anything else is a defect some message triggered: each message is then
-      // stored on its own, so that only the one that triggers it fails, never its neighbours from other gateways.
-      if (parts.length === 1 || isDatabaseUnavailable(err)) throw err;
-      log.error({ err, messages: parts.length }, 'mqtt batch failed; storing its messages one by one');
-    }
-    const outcomes: unknown[] = [];
-    for (const part of parts) outcomes.push(await store([part]).then(() => undefined, (err: unknown) => err ?? new Error('not stored')));
-    return outcomes;
-  });
+  const batchers = new ShardedBatchers(settleEachMessage(ingest, log));
 
   const broker = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs,
