@@ -10,7 +10,10 @@ import { DEMO_GATEWAY_KEY, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from '
 async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize,
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool opens another'),
+  });
   logger.info({ database: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined }, 'database opened');
   await migrateToLatest(database.db);
 

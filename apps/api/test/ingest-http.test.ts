@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { sql } from 'kysely';
 import { MSG } from '@sentinela/contract';
 import type { ReadingsStoredEvent } from '../src/realtime/event-bus';
 import { createTestContext, type TestContext } from './context';
@@ -9,6 +10,14 @@ let ctx: TestContext;
 const TRUCK = 'C3:00:00:00:01:01'; // Aurora, in travel AUR7K2M9QX (in progress), linked to the demo gateway
 const FREEZER = 'C3:00:00:00:01:04'; // Aurora
 const VACCINES = 'C3:00:00:00:02:01'; // Vida Farma
+const UNKNOWN = 'C3:00:00:00:09:98';
+
+async function rejectionCounts(): Promise<Record<string, number>> {
+  const rows = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.reason] = (out[r.reason] ?? 0) + Number(r.count);
+  return out;
+}
 
 beforeAll(async () => {
   ctx = await createTestContext({ demo: true });
@@ -111,28 +120,93 @@ describe('POST /api/ingest/readings', () => {
     expect(byReason).toEqual({ future_ts: 1, out_of_range: 2, invalid_mac: 1, invalid_ts: 2, invalid_value: 2, invalid_reading: 1, unknown_device: 1 });
   });
 
-  it("refuses a device of another enterprise to an enterprise's gateway, and stores its own", async () => {
+  it("answers another enterprise's device exactly like an unknown one, and stores its own", async () => {
     const admin = await ctx.login('aurora.adm');
     const created = await ctx.request('POST', '/api/gateways', admin.token, { name: 'Gateway Doca 3' });
     expect(created.statusCode).toBe(201);
     const key = created.json().key as string;
-    const res = await postReadings(ctx, [
+    const foreign = await postReadings(ctx, [
       { mac: VACCINES, ts: at(ctx, -1), temperature: 5 },
       { mac: FREEZER, ts: at(ctx, -1), temperature: -18 },
     ], key);
-    expect(res.json()).toEqual({
-      accepted: 1,
-      duplicates: 0,
-      rejected: [{ index: 0, mac: VACCINES, code: 'not_allowed', reason: 'Este gateway não tem permissão para enviar leituras deste dispositivo.' }],
-    });
+    const unknown = await postReadings(ctx, [
+      { mac: UNKNOWN, ts: at(ctx, -1), temperature: 5 },
+      { mac: FREEZER, ts: at(ctx, -2), temperature: -18 },
+    ], key);
+    expect(foreign.statusCode).toBe(unknown.statusCode);
+    expect(foreign.json()).toEqual({ accepted: 1, duplicates: 0, rejected: [{ index: 0, mac: VACCINES, code: 'unknown_device', reason: 'Dispositivo não cadastrado.' }] });
+    // Byte for byte the same answer, but for the MAC it echoes.
+    expect(unknown.body).toBe(foreign.body.replace(VACCINES, UNKNOWN));
     expect(await readingsOf(ctx, VACCINES, at(ctx, -1))).toHaveLength(0);
+    // Counted under the same reason: the gateway's counters tell nothing either.
+    const counts = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).where('gateway_id', '=', created.json()._id).execute();
+    expect(counts.map((c) => [c.reason, Number(c.count)])).toEqual([['unknown_device', 2]]);
   });
 
-  it('a gateway with neither links nor enterprise may write nothing', async () => {
+  it('a gateway with neither links nor enterprise may write nothing, and learns nothing', async () => {
     const { token } = await ctx.login('admin');
     const key = (await ctx.request('POST', '/api/gateways', token, { name: 'Sem vínculo' })).json().key as string;
     const res = await postReadings(ctx, [{ mac: FREEZER, ts: at(ctx, -1), temperature: -18 }], key);
-    expect(res.json()).toMatchObject({ accepted: 0, rejected: [{ code: 'not_allowed' }] });
+    expect(res.json()).toEqual({ accepted: 0, duplicates: 0, rejected: [{ index: 0, mac: FREEZER, code: 'unknown_device', reason: 'Dispositivo não cadastrado.' }] });
+  });
+
+  it('stores the valid readings of a batch mixed with values no column can hold', async () => {
+    const before = await rejectionCounts();
+    const res = await postReadings(ctx, [
+      { mac: FREEZER, ts: at(ctx, -9), temperature: 1e-50 },
+      { mac: FREEZER, ts: at(ctx, -8), humidity: 1e-45 },
+      { mac: FREEZER, ts: at(ctx, -7), battery: 1e300 },
+      { mac: FREEZER, ts: at(ctx, -6), lat: 1e-300, lng: -46 },
+      { mac: 'AA\u0000BB', ts: at(ctx, -5), temperature: 1 },
+      { mac: 'x'.repeat(10_000), ts: at(ctx, -5), temperature: 1 },
+      { mac: '\uD800', ts: at(ctx, -5), temperature: 1 },
+      { mac: FREEZER, ts: `${at(ctx, -4)}\u0000`, temperature: 1 },
+      { mac: FREEZER, ts: at(ctx, -3), temperature: -18.5, humidity: 0, lat: 0, lng: 0 },
+      { mac: FREEZER, ts: at(ctx, -2), temperature: -19 },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.accepted).toBe(2);
+    expect(body.rejected.map((r: { index: number; code: string; mac: string | null }) => [r.index, r.code, r.mac])).toEqual([
+      [0, 'invalid_value', FREEZER],
+      [1, 'invalid_value', FREEZER],
+      [2, 'out_of_range', FREEZER],
+      [3, 'invalid_value', FREEZER],
+      // Not echoed (nor kept in the counters): text the database cannot hold, or too long to be a MAC.
+      [4, 'invalid_mac', null],
+      [5, 'invalid_mac', null],
+      [6, 'invalid_mac', null],
+      [7, 'invalid_ts', FREEZER],
+    ]);
+    expect((await readingsOf(ctx, FREEZER, at(ctx, -9))).map((r) => r.temperature)).toEqual([-18.5, -19]);
+    const after = await rejectionCounts();
+    const added = Object.fromEntries(Object.entries(after).map(([reason, n]) => [reason, n - (before[reason] ?? 0)]).filter(([, n]) => n !== 0));
+    expect(added).toEqual({ invalid_value: 3, out_of_range: 1, invalid_mac: 3, invalid_ts: 1 });
+  });
+
+  it('stores a batch the database refuses part by part: only the refused readings are rejected', async () => {
+    // A value validation lets through but the database refuses: what a gap in validation would look like.
+    await sql`ALTER TABLE readings ADD CONSTRAINT test_refuses_42_5 CHECK (temperature IS DISTINCT FROM 42.5)`.execute(ctx.db);
+    try {
+      const readings = Array.from({ length: 11 }, (_, i) => ({ mac: i % 2 ? TRUCK : FREEZER, ts: at(ctx, -20 + i), temperature: i === 3 || i === 8 ? 42.5 : -10 - i }));
+      const res = await postReadings(ctx, readings);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.accepted).toBe(9);
+      expect(body.duplicates).toBe(0);
+      expect(body.rejected).toEqual([
+        { index: 8, mac: FREEZER, code: 'not_stored', reason: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.' },
+        { index: 3, mac: TRUCK, code: 'not_stored', reason: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.' },
+      ].sort((a, b) => (a.mac === b.mac ? 0 : a.mac < b.mac ? -1 : 1)).map((r) => expect.objectContaining(r)));
+      expect((await readingsOf(ctx, FREEZER, at(ctx, -20))).map((r) => r.temperature)).toEqual([-10, -12, -14, -16, -20]);
+      expect((await readingsOf(ctx, TRUCK, at(ctx, -20))).map((r) => r.temperature)).toEqual([-11, -15, -17, -19]);
+      expect(await deviceByMac(ctx, FREEZER)).toMatchObject({ last_temperature: -20 });
+      expect(await deviceByMac(ctx, TRUCK)).toMatchObject({ last_temperature: -19 });
+      const counts = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).where('reason', '=', 'not_stored').execute();
+      expect(counts.map((c) => Number(c.count))).toEqual([2]);
+    } finally {
+      await sql`ALTER TABLE readings DROP CONSTRAINT test_refuses_42_5`.execute(ctx.db);
+    }
   });
 
   it('refuses a missing, unknown or revoked key with 401', async () => {
@@ -180,5 +254,15 @@ describe('POST /api/ingest/readings', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('O corpo deve ser um objeto JSON com "readings": uma lista de leituras.');
     }
+  });
+
+  it.runIf(inject('postgres'))('carries on when PostgreSQL drops the pool\'s idle connections', async () => {
+    // Several connections open and idle in the pool, then ended by the server as a restart or failover would.
+    await Promise.all([1, 2, 3].map(() => sql`SELECT pg_sleep(0.05)`.execute(ctx.db)));
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(ctx.db);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const res = await postReadings(ctx, [{ mac: FREEZER, ts: at(ctx, -1), temperature: -18 }]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ accepted: 1 });
   });
 });

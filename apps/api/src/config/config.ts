@@ -27,6 +27,16 @@ const Env = z.object({
   MQTT_URL: z.string().optional(),
   MQTT_GATEWAY_KEY: z.string().optional(),
   MQTT_CLIENT_ID: z.string().default('sentinela-ingest'),
+  // The embedded broker refuses a packet by its header (ADR 12): above this size once authenticated, above the
+  // smaller one before; a connection that sends no CONNECT within the timeout is closed.
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(1024 * 1024),
+  MQTT_CONNECT_MAX_BYTES: z.coerce.number().int().min(256).max(1024 * 1024).default(16_384),
+  MQTT_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  // MQTT over TLS (mqtts) besides plain MQTT, when both a certificate and its key (PEM files) are given.
+  MQTT_TLS_CERT: z.string().optional(),
+  MQTT_TLS_KEY: z.string().optional(),
+  MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(8883),
+  MQTT_TLS_HOST: z.string().optional(),
   INGEST_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   // Travels: lookups by tracking code per address and minute; Redis for live updates across several servers.
@@ -79,6 +89,11 @@ export interface AppConfig {
   /** The gateway key that readings arriving through the external broker are attributed to. */
   mqttGatewayKey: string | undefined;
   mqttClientId: string;
+  mqttMaxPacketBytes: number;
+  mqttConnectMaxBytes: number;
+  mqttConnectTimeoutSeconds: number;
+  /** MQTT over TLS on its own port, when a certificate and key are configured (PEM file paths). */
+  mqttTls: { certPath: string; keyPath: string; port: number; host: string } | undefined;
   ingestBodyLimitBytes: number;
   /** How often the "no data" alarm check runs; 0 turns it off. */
   noDataCheckSeconds: number;
@@ -126,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.REPORT_SIGNING_P12 && e.REPORT_SIGNING_P12_PASSWORD === undefined) {
     throw new Error('Invalid configuration:\n  REPORT_SIGNING_P12_PASSWORD: required with REPORT_SIGNING_P12 (the password of the certificate file)');
   }
+  if (Boolean(e.MQTT_TLS_CERT) !== Boolean(e.MQTT_TLS_KEY)) {
+    throw new Error('Invalid configuration:\n  MQTT_TLS_CERT, MQTT_TLS_KEY: give both (the certificate and its private key, PEM files) or neither');
+  }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
   }
@@ -149,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mqttUrl: e.MQTT_URL || undefined,
     mqttGatewayKey: e.MQTT_GATEWAY_KEY || undefined,
     mqttClientId: e.MQTT_CLIENT_ID,
+    mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
+    mqttConnectMaxBytes: e.MQTT_CONNECT_MAX_BYTES,
+    mqttConnectTimeoutSeconds: e.MQTT_CONNECT_TIMEOUT_SECONDS,
+    mqttTls: e.MQTT_TLS_CERT && e.MQTT_TLS_KEY
+      ? { certPath: path.resolve(e.MQTT_TLS_CERT), keyPath: path.resolve(e.MQTT_TLS_KEY), port: e.MQTT_TLS_PORT, host: e.MQTT_TLS_HOST ?? e.HOST }
+      : undefined,
     ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
     localizatorMaxPerMinute: e.LOCALIZATOR_MAX_PER_MINUTE,

@@ -38,11 +38,16 @@ export interface DatabaseOptions {
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
   poolSize?: number;
+  /** Told when an idle pooled connection fails (logged by the app); the process carries on either way. */
+  onIdleError?: (err: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection the server drops (restart, failover, idle timeout) is reported here; without a listener
+    // pg's 'error' event would crash the process. The pool replaces the connection; queries on it fail and retry.
+    pool.on('error', (err) => options.onIdleError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     jobConnections.set(db, { kind: 'postgres', connectionString: options.databaseUrl });
     return { db, kind: 'postgres', close: () => db.destroy() };

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import { refusedByData } from '../lib/db-errors';
 import { sha256 } from '../lib/tokens';
 import type { AlarmLimits, ActiveAlarm, MeasuredAlarmType, PendingExcursion } from '../modules/alarms/evaluator';
 import { evaluateAlarms } from '../modules/alarms/evaluator';
@@ -54,6 +55,16 @@ interface Logger {
 interface Candidate extends ValidReading {
   device: DeviceForGateway;
   travelId: string | null;
+}
+
+type DeviceEffects = Awaited<ReturnType<IngestService['applyToDevices']>>;
+
+interface StoreOutcome {
+  inserted: number;
+  /** One per committed transaction, emitted once all are committed. */
+  effects: DeviceEffects[];
+  /** Readings the database refused even alone. */
+  notStored: Candidate[];
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -129,9 +140,10 @@ export class IngestService {
       valid.forEach((v, i) => {
         const gatewayId = validGateway[i]!.id;
         const device = found.get(`${gatewayId} ${v.mac}`);
-        if (!device) reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
+        // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
+        // which MACs are registered elsewhere (issue 9, no small oracles).
+        if (!device || !device.allowed) reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
         else if (!device.gateway_active) reject(gatewayId, rejection(v.index, v.mac, 'gateway_revoked', REJECTION_REASONS.gateway_revoked));
-        else if (!device.allowed) reject(gatewayId, rejection(v.index, v.mac, 'not_allowed', REJECTION_REASONS.not_allowed));
         else {
           v.device = device;
           v.travelId = device.travel_id !== null && (device.travel_started_at === null || v.ts >= device.travel_started_at.getTime()) ? device.travel_id : null;
@@ -152,15 +164,40 @@ export class IngestService {
     if (unique.length === 0 && rejected.length === 0) return { accepted: 0, duplicates: candidates.length, rejected };
     if (unique.length > 0) await this.ensurePartitions(unique);
 
-    const counts = this.rejectionCounts(rejected, rejectedGateway, now);
-    const columns = toColumns(unique);
+    // The whole batch and its rejection counts in one transaction: the common case. When the database still refuses
+    // a value (a defect of validation), the batch is stored part by part so that only the offending readings are
+    // rejected; the counts then follow in a transaction of their own.
+    let outcome: StoreOutcome;
+    try {
+      outcome = await this.storeOnce(unique, this.rejectionCounts(rejected, rejectedGateway, now), now);
+    } catch (err) {
+      if (!refusedByData(err)) throw err;
+      this.log.error({ err, defect: 'reading refused by the database after validation', readings: unique.length }, 'ingest batch stored part by part');
+      outcome = { inserted: 0, effects: [], notStored: [] };
+      await this.storeHalves(unique, now, outcome);
+      for (const c of outcome.notStored) reject(c.device.gateway_id, rejection(c.index, c.mac, 'not_stored', REJECTION_REASONS.not_stored));
+      await this.storeRejectionCounts(this.rejectionCounts(rejected, rejectedGateway, now), now);
+    }
+
+    // 4. Committed: tell the rest of the process.
+    for (const effects of outcome.effects) {
+      if (effects.live.length > 0) this.events.emit('readings.stored', { devices: effects.live, travelIds: effects.travelIds });
+      for (const a of effects.opened) this.events.emit('alarm.opened', a);
+      for (const a of effects.closed) this.events.emit('alarm.closed', a);
+    }
+    return { accepted: outcome.inserted, duplicates: candidates.length - outcome.notStored.length - outcome.inserted, rejected };
+  }
+
+  /** Readings, their effects on devices and the rejection counts, in one transaction. */
+  private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], now: Date): Promise<StoreOutcome> {
+    const columns = toColumns(rows);
     // The plain insert first (the common case: nothing of the batch stored yet); it is the transaction's first
     // statement, so when the batch repeats stored readings the whole transaction is simply run again, skipping them.
     let skipDuplicates = false;
-    const outcome = await this.inTransaction(
+    const done = await this.inTransaction(
       async (trx) => {
         const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
-        const effects = unique.length > 0 ? await this.applyToDevices(trx, unique, now) : null;
+        const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
         await addRejectionCounts(trx, counts, now);
         return { inserted, effects };
       },
@@ -168,15 +205,43 @@ export class IngestService {
         if (code === UNIQUE_VIOLATION) skipDuplicates = true;
       },
     );
+    return { inserted: done.inserted, effects: done.effects ? [done.effects] : [], notStored: [] };
+  }
 
-    // 4. Committed: tell the rest of the process.
-    const effects = outcome.effects;
-    if (effects) {
-      if (effects.live.length > 0) this.events.emit('readings.stored', { devices: effects.live, travelIds: effects.travelIds });
-      for (const a of effects.opened) this.events.emit('alarm.opened', a);
-      for (const a of effects.closed) this.events.emit('alarm.closed', a);
+  /**
+   * Bisection after the database refused `rows`: each half is tried on its own, and a half that is refused again
+   * is halved in turn, down to the single readings the database will not take (k bad readings among n cost about
+   * 2·k·log2(n) transactions; there are none unless validation has a gap). Order is kept, so a device's readings
+   * are still applied oldest first. A connection lost meanwhile is thrown: what committed stays, and the resent
+   * batch skips it as duplicates.
+   */
+  private async storeHalves(rows: readonly Candidate[], now: Date, out: StoreOutcome): Promise<void> {
+    if (rows.length === 0) return;
+    if (rows.length === 1) {
+      out.notStored.push(rows[0]!);
+      return;
     }
-    return { accepted: outcome.inserted, duplicates: candidates.length - outcome.inserted, rejected };
+    const mid = rows.length >>> 1;
+    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
+      try {
+        const stored = await this.storeOnce(half, [], now);
+        out.inserted += stored.inserted;
+        out.effects.push(...stored.effects);
+      } catch (err) {
+        if (!refusedByData(err)) throw err;
+        await this.storeHalves(half, now, out);
+      }
+    }
+  }
+
+  /** Counters only (after a bisection); a counter the database refuses is logged, never a reason to fail readings. */
+  private async storeRejectionCounts(counts: readonly RejectionCount[], now: Date): Promise<void> {
+    try {
+      await this.inTransaction((trx) => addRejectionCounts(trx, counts, now), () => {});
+    } catch (err) {
+      if (!refusedByData(err)) throw err;
+      this.log.error({ err, defect: 'rejection counts refused by the database' }, 'ingest rejection counts not stored');
+    }
   }
 
   /**

@@ -25,6 +25,15 @@ describe('MicroBatcher', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
   });
 
+  it('settles each submission on its own when the flush returns one outcome per item', async () => {
+    const batcher = new MicroBatcher<string>(
+      async (items) => items.map((item) => (item === 'poison' ? new Error('not stored') : undefined)),
+      { maxItems: 10, maxWaitMs: 1, maxConcurrent: 1 },
+    );
+    const results = await Promise.allSettled(['a', 'poison', 'b'].map((s) => batcher.submit(s)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
   it('drain waits for everything submitted', async () => {
     const stored: number[] = [];
     const batcher = new MicroBatcher<number>(async (items) => void stored.push(...items), { maxItems: 100, maxWaitMs: 50, maxConcurrent: 2 });

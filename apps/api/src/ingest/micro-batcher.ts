@@ -5,7 +5,8 @@ import type { IngestPart } from './ingest-service';
  * cost one transaction. A batch is flushed when it holds `maxItems` items or `maxWaitMs` after its first
  * item; while `maxConcurrent` flushes are running, new items wait, so batches grow under load instead of
  * transactions piling up. Each submission's promise settles when the flush that stored it settles:
- * that is when an MQTT message may be acknowledged.
+ * that is when an MQTT message may be acknowledged. A flush may settle its items one by one by returning
+ * one outcome per item (undefined: stored; anything else: that item's error).
  */
 export interface MicroBatcherOptions {
   maxItems: number;
@@ -29,7 +30,7 @@ export class MicroBatcher<T> {
   private idle: (() => void)[] = [];
 
   constructor(
-    private readonly flush: (items: T[]) => Promise<void>,
+    private readonly flush: (items: T[]) => Promise<void | readonly unknown[]>,
     private readonly options: MicroBatcherOptions,
   ) {}
 
@@ -77,8 +78,12 @@ export class MicroBatcher<T> {
 
   private async run(batch: Waiting<T>[]): Promise<void> {
     try {
-      await this.flush(batch.map((w) => w.item));
-      for (const w of batch) w.resolve();
+      const outcomes = await this.flush(batch.map((w) => w.item));
+      batch.forEach((w, i) => {
+        const err = outcomes ? outcomes[i] : undefined;
+        if (err === undefined) w.resolve();
+        else w.reject(err);
+      });
     } catch (err) {
       for (const w of batch) w.reject(err);
     } finally {
@@ -101,7 +106,7 @@ export class ShardedBatchers {
   private readonly shards: MicroBatcher<IngestPart>[];
 
   constructor(
-    flush: (parts: IngestPart[]) => Promise<void>,
+    flush: (parts: IngestPart[]) => Promise<void | readonly unknown[]>,
     options: { shards: number; maxItems: number; maxWaitMs: number } = { shards: 2, maxItems: 4000, maxWaitMs: 2 },
   ) {
     this.shards = Array.from({ length: options.shards }, () => new MicroBatcher(flush, { maxItems: options.maxItems, maxWaitMs: options.maxWaitMs, maxConcurrent: 1 }));

@@ -1,17 +1,30 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { EventBus } from '../realtime/event-bus';
 import type { GatewayIdentity, IngestService } from './ingest-service';
 import { ShardedBatchers } from './micro-batcher';
 import { partFromMessage } from './mqtt-messages';
+import { PacketGuard, type PacketLimits } from './mqtt-packet-guard';
+import { settleEachMessage } from './mqtt-settlement';
 
 export interface EmbeddedBroker {
   port: number;
+  /** The MQTT-over-TLS port, when a certificate was given. */
+  tlsPort: number | null;
   close(): Promise<void>;
+}
+
+export interface BrokerTls {
+  cert: Buffer;
+  key: Buffer;
+  host: string;
+  port: number;
 }
 
 interface Logger {
   error(obj: unknown, msg: string): void;
+  warn(obj: unknown, msg: string): void;
   info(obj: unknown, msg: string): void;
 }
 
@@ -27,14 +40,25 @@ function authError(message: string, returnCode: number): AuthenticateError {
  * The embedded MQTT broker (Aedes). Gateways connect with their API key as the password and publish QoS 1
  * to `devices/{mac}/readings`. A message is acknowledged (PUBACK) only once it is stored: Aedes sends the
  * PUBACK after `authorizePublish` calls back, and we call back when the micro-batch holding the message
- * has committed. If the store fails, the client is disconnected and resends the message when it reconnects.
- * The broker is for intake only: nobody may subscribe, and no message is retained.
+ * has committed. The broker is for intake only: nobody may subscribe, and no message is retained.
+ *
+ * Settlement (ADR 12): a batch mixes gateways of different enterprises, yet each message is settled on its own.
+ * Readings the service cannot use are rejected one by one and counted, and the message is acknowledged: a poison
+ * message never comes back, nor costs its sender or anyone else the connection. Only when the database is
+ * unavailable does a message stay unacknowledged: its client is disconnected and resends it after reconnecting.
+ *
+ * Every connection goes through a PacketGuard (oversize packets refused by their header, before authentication
+ * too), and a client id is the gateway's own: the broker keys sessions by (gateway, client id), so another key
+ * using the same id is another client and never takes the first one offline.
  */
 export async function startEmbeddedBroker(options: {
   ingest: IngestService;
   events: EventBus;
   host: string;
   port: number;
+  limits: PacketLimits;
+  connectTimeoutMs: number;
+  tls?: BrokerTls | undefined;
   log: Logger;
 }): Promise<EmbeddedBroker> {
   const { ingest, log } = options;
@@ -56,16 +80,18 @@ export async function startEmbeddedBroker(options: {
     }
   };
 
-  const batchers = new ShardedBatchers(async (parts) => {
-    const result = await ingest.ingest(parts);
-    if (result.rejected.length > 0) log.info({ rejected: result.rejected.length, first: result.rejected[0] }, 'mqtt readings rejected');
-  });
+  const batchers = new ShardedBatchers(settleEachMessage(ingest, log));
 
   const broker = await Aedes.createBroker({
+    connectTimeout: options.connectTimeoutMs,
     authenticate: (client, _username, password, done) => {
       ingest.authenticateKey(password ? password.toString('utf8') : '').then(
         (gateway) => {
           if (!gateway) return done(authError('Chave de gateway inválida ou revogada.', BAD_USERNAME_OR_PASSWORD), false);
+          // The session's identity is (gateway, client id): two gateways may pick the same id without either one
+          // replacing the other, and a gateway reconnecting with its own id replaces its own stale connection.
+          client.id = `${gateway.id}/${client.id}`;
+          if (client.conn instanceof PacketGuard) client.conn.authenticated = true;
           gatewayOf.set(client, gateway);
           connected.add(client);
           done(null, true);
@@ -89,7 +115,8 @@ export async function startEmbeddedBroker(options: {
           done(null);
         },
         (err: unknown) => {
-          log.error({ err, clientId: client.id }, 'mqtt batch not stored; the client will resend');
+          // Not acknowledged: Aedes closes the connection, and the client resends the message once reconnected.
+          log.error({ err, clientId: client.id }, 'mqtt message not stored; the client will resend');
           done(err instanceof Error ? err : new Error(String(err)));
         },
       );
@@ -102,30 +129,55 @@ export async function startEmbeddedBroker(options: {
     for (const client of connected) if (gatewayOf.get(client)?.id === gatewayId) client.close();
   });
 
-  const server: Server = createServer(broker.handle);
+  const guarded = (socket: Socket) => {
+    const guard = new PacketGuard(socket, options.limits, (reason, declaredBytes) => {
+      log.warn({ reason, declaredBytes, remoteAddress: socket.remoteAddress }, 'mqtt packet refused; connection closed');
+    });
+    broker.handle(guard as unknown as Socket);
+  };
+  const server: Server = createServer(guarded);
+  const port = await listen(server, options.port, options.host, 'MQTT_PORT', () => broker.close());
+  log.info({ port }, 'embedded MQTT broker listening');
+  let tlsServer: Server | undefined;
+  let tlsPort: number | null = null;
+  if (options.tls) {
+    // The CONNECT timeout covers the handshake too: a client that opens TLS and goes silent holds nothing for long.
+    tlsServer = createTlsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: options.connectTimeoutMs }, guarded);
+    // A handshake that fails (a plain-text client, a bad certificate) concerns that connection only.
+    tlsServer.on('tlsClientError', (err) => log.info({ err: err.message }, 'mqtts handshake failed'));
+    tlsPort = await listen(tlsServer, options.tls.port, options.tls.host, 'MQTT_TLS_PORT', () => {
+      server.close();
+      broker.close();
+    });
+    log.info({ port: tlsPort }, 'embedded MQTT broker listening over TLS');
+  }
+
+  return {
+    port,
+    tlsPort,
+    async close() {
+      offRevoked();
+      await Promise.all([
+        new Promise<void>((resolve) => server.close(() => resolve())),
+        tlsServer ? new Promise<void>((resolve) => tlsServer.close(() => resolve())) : undefined,
+        new Promise<void>((resolve) => broker.close(() => resolve())),
+      ]);
+      await batchers.drain();
+    },
+  };
+}
+
+async function listen(server: Server, port: number, host: string, setting: string, onFailure: () => void): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const failed = (err: NodeJS.ErrnoException) => {
-      broker.close();
-      reject(err.code === 'EADDRINUSE' ? new Error(`MQTT port ${options.port} is in use: set MQTT_PORT (0 for any free port) or MQTT_ENABLED=0`) : err);
+      onFailure();
+      reject(err.code === 'EADDRINUSE' ? new Error(`MQTT port ${port} is in use: set ${setting} (0 for any free port) or MQTT_ENABLED=0`) : err);
     };
     server.once('error', failed);
-    server.listen(options.port, options.host, () => {
+    server.listen(port, host, () => {
       server.off('error', failed);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
-  log.info({ port }, 'embedded MQTT broker listening');
-
-  return {
-    port,
-    async close() {
-      offRevoked();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        broker.close();
-      });
-      await batchers.drain();
-    },
-  };
+  return (server.address() as AddressInfo).port;
 }

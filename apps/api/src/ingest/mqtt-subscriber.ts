@@ -2,6 +2,7 @@ import { connect, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { IngestPart, IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
 import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
+import { settleEachMessage } from './mqtt-settlement';
 
 export interface ExternalSubscriber {
   /** Resolves once the first subscription is acknowledged by the broker. */
@@ -38,13 +39,7 @@ export async function startExternalSubscriber(options: {
   const gateway = await ingest.authenticateKey(options.gatewayKey);
   if (!gateway) throw new Error('MQTT_GATEWAY_KEY is not the key of an active gateway');
 
-  const batcher = new MicroBatcher<IngestPart>(
-    async (parts) => {
-      const result = await ingest.ingest(parts);
-      if (result.rejected.length > 0) log.info({ rejected: result.rejected.length, first: result.rejected[0] }, 'mqtt readings rejected');
-    },
-    { maxItems: 500, maxWaitMs: 0, maxConcurrent: 1 },
-  );
+  const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 500, maxWaitMs: 0, maxConcurrent: 1 });
 
   const client: MqttClient = connect(options.url, {
     clientId: options.clientId,

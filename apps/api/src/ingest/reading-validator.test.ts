@@ -63,3 +63,23 @@ describe('validateReading', () => {
     [[], 'invalid_reading'],
   ])('%j is rejected as %s', (raw, code) => expect(validateReading(raw, 0, NOW)).toMatchObject({ code }));
 });
+
+describe('values the columns cannot hold', () => {
+  const ts = '2026-11-22T11:59:00Z';
+  it.each([
+    [{ temperature: 1e-50 }, 'invalid_value'],
+    [{ humidity: 1e-45 }, 'invalid_value'],
+    [{ battery: 5e-324 }, 'invalid_value'],
+    [{ lat: 1e-300, lng: 1 }, 'invalid_value'],
+    [{ temperature: 1e300 }, 'out_of_range'],
+  ])('%o → %s (the contract\'s measure bounds)', (values, code) => {
+    expect(validateReading({ mac: 'C3:00:00:00:01:01', ts, ...values }, 0, NOW)).toMatchObject({ code });
+  });
+
+  it('echoes a MAC only when it is text a column can hold', () => {
+    expect(validateReading({ mac: 'AA\u0000BB', ts }, 0, NOW)).toMatchObject({ code: 'invalid_mac', mac: null });
+    expect(validateReading({ mac: '\uD800', ts }, 0, NOW)).toMatchObject({ code: 'invalid_mac', mac: null });
+    expect(validateReading({ mac: 'x'.repeat(65), ts }, 0, NOW)).toMatchObject({ code: 'invalid_mac', mac: null });
+    expect(validateReading({ mac: 'not-a-mac', ts }, 0, NOW)).toMatchObject({ code: 'invalid_mac', mac: 'not-a-mac' });
+  });
+});

@@ -1,4 +1,4 @@
-import type { IngestRejection, IngestRejectionCode } from '@sentinela/contract';
+import { checkMeasure, type IngestRejection, type IngestRejectionCode, type Measure } from '@sentinela/contract';
 
 /**
  * Checks one reading as a gateway sent it, without touching the database: shape, MAC, time and physical
@@ -27,20 +27,22 @@ export const MAX_FUTURE_MS = 5 * 60_000;
 export const MAX_AGE_MS = 366 * 86_400_000;
 
 interface Range {
-  field: 'temperature' | 'humidity' | 'battery' | 'lat' | 'lng';
-  min: number;
-  max: number;
+  field: Measure;
   invalid: string;
   outOfRange: string;
 }
 
-/** Physical ranges: what the sensors can report at all, not the device's alarm limits. */
+/**
+ * Physical ranges: what the sensors can report at all, not the device's alarm limits. The bounds themselves are
+ * the contract's (MEASURE_BOUNDS, through checkMeasure), the same that request schemas use, so a value that passes
+ * here always fits its column (no 1e-50 in a `real`).
+ */
 const RANGES: readonly Range[] = [
-  { field: 'temperature', min: -80, max: 150, invalid: 'Temperatura inválida: esperado um número.', outOfRange: 'Temperatura fora da faixa física (-80 a 150 °C).' },
-  { field: 'humidity', min: 0, max: 100, invalid: 'Umidade inválida: esperado um número.', outOfRange: 'Umidade fora da faixa física (0 a 100 %).' },
-  { field: 'battery', min: 0, max: 100, invalid: 'Bateria inválida: esperado um número.', outOfRange: 'Bateria fora da faixa (0 a 100 %).' },
-  { field: 'lat', min: -90, max: 90, invalid: 'Latitude inválida: esperado um número.', outOfRange: 'Latitude fora da faixa (-90 a 90).' },
-  { field: 'lng', min: -180, max: 180, invalid: 'Longitude inválida: esperado um número.', outOfRange: 'Longitude fora da faixa (-180 a 180).' },
+  { field: 'temperature', invalid: 'Temperatura inválida: esperado um número.', outOfRange: 'Temperatura fora da faixa física (-80 a 150 °C).' },
+  { field: 'humidity', invalid: 'Umidade inválida: esperado um número.', outOfRange: 'Umidade fora da faixa física (0 a 100 %).' },
+  { field: 'battery', invalid: 'Bateria inválida: esperado um número.', outOfRange: 'Bateria fora da faixa (0 a 100 %).' },
+  { field: 'lat', invalid: 'Latitude inválida: esperado um número.', outOfRange: 'Latitude fora da faixa (-90 a 90).' },
+  { field: 'lng', invalid: 'Longitude inválida: esperado um número.', outOfRange: 'Longitude fora da faixa (-180 a 180).' },
 ];
 
 /** pt-BR reasons of the rejections decided outside this module (device lookup, MQTT). */
@@ -54,14 +56,25 @@ export const REJECTION_REASONS = {
   old_ts: 'Data/hora com mais de um ano no passado.',
   incomplete_position: 'Posição incompleta: envie lat e lng juntas.',
   unknown_device: 'Dispositivo não cadastrado.',
-  not_allowed: 'Este gateway não tem permissão para enviar leituras deste dispositivo.',
   gateway_revoked: 'Chave de gateway revogada.',
   invalid_topic: 'Tópico inválido: use devices/{mac}/readings.',
   invalid_payload: 'Mensagem inválida: esperado JSON com uma leitura ou {"readings": [...]}.',
+  not_stored: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.',
 } as const;
 
 export function rejection(index: number, mac: string | null, code: IngestRejectionCode, reason: string): Rejection {
-  return { index, mac, code, reason };
+  return { index, mac: mac === null ? null : echoable(mac), code, reason };
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_ECHOABLE = /[\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]/;
+
+/**
+ * A rejection echoes what the gateway sent as its MAC, and the counters keep the last one: text with a NUL or a
+ * lone surrogate would fail the counters' column (and so the whole batch), and a long one would only fill the log.
+ */
+function echoable(mac: string): string | null {
+  return mac.length <= 64 && !NOT_ECHOABLE.test(mac) ? mac : null;
 }
 
 const CANONICAL_MAC = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/;
@@ -166,8 +179,8 @@ const OUT_OF_RANGE = Symbol('out of range');
 
 function checkValue(value: unknown, range: Range): number | null | typeof INVALID | typeof OUT_OF_RANGE {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return INVALID;
-  return value < range.min || value > range.max ? OUT_OF_RANGE : value;
+  const check = checkMeasure(range.field, value);
+  return check === 'ok' ? (value as number) : check === 'invalid' ? INVALID : OUT_OF_RANGE;
 }
 
 function valueRejection(index: number, mac: string, range: Range, problem: typeof INVALID | typeof OUT_OF_RANGE): Rejection {

@@ -39,3 +39,25 @@ export function refusedValue(error: unknown): 'data' | 'integrity' | null {
   if (REQUEST_INTEGRITY_CODES.has(error.code)) return 'integrity';
   return null;
 }
+
+/**
+ * True when PostgreSQL refused the data itself (class 22, data exception, or 23, integrity constraint): the same
+ * statement with other values would have worked, so it is worth retrying without the offending rows. A lost
+ * connection, a shutdown or a full disk is not: retrying part by part would only fail again, slower.
+ */
+export function refusedByData(error: unknown): boolean {
+  return isPostgresError(error) && (error.code.startsWith('22') || error.code.startsWith('23'));
+}
+
+/**
+ * True when the database could not be reached or is going away (connection errors, class 08; too many connections or
+ * out of resources, 53; shutdown, 57; system errors, 58; and the driver's own socket errors): nothing any batch could
+ * do differently, so nothing is retried piece by piece; the caller's messages stay unacknowledged and come back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isPostgresError(error)) return /^(08|53|57|58)/.test(error.code);
+  if (!error || typeof error !== 'object') return false;
+  const e = error as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return true; // ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT…
+  return typeof e.message === 'string' && /connection|terminat|timeout|closed|ended/i.test(e.message);
+}

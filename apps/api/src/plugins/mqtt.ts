@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../ingest/mqtt-broker';
@@ -8,6 +9,8 @@ import type { AppServices } from '../services';
 export interface MqttIngest {
   kind: 'embedded' | 'external';
   port: number | null;
+  /** The embedded broker's MQTT-over-TLS port, when MQTT_TLS_CERT/MQTT_TLS_KEY are set. */
+  tlsPort: number | null;
   /** Embedded: resolves when listening. External: when the first subscription is acknowledged. */
   ready(): Promise<void>;
 }
@@ -41,6 +44,7 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
   const state: MqttIngest = {
     kind: config.mqttUrl ? 'external' : 'embedded',
     port: null,
+    tlsPort: null,
     ready: () => (subscriber ? listening.then(() => subscriber!.whenSubscribed()) : listening),
   };
   app.decorate('mqtt', state);
@@ -56,8 +60,19 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
           log: app.log,
         });
       } else {
-        broker = await startEmbeddedBroker({ ingest: services.ingest, events: services.events, host: config.mqttHost, port: config.mqttPort, log: app.log });
+        const tls = config.mqttTls;
+        broker = await startEmbeddedBroker({
+          ingest: services.ingest,
+          events: services.events,
+          host: config.mqttHost,
+          port: config.mqttPort,
+          limits: { maxPacketBytes: config.mqttMaxPacketBytes, maxConnectBytes: config.mqttConnectMaxBytes },
+          connectTimeoutMs: config.mqttConnectTimeoutSeconds * 1000,
+          tls: tls && { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath), host: tls.host, port: tls.port },
+          log: app.log,
+        });
         state.port = broker.port;
+        state.tlsPort = broker.tlsPort;
       }
       started();
     } catch (err) {
