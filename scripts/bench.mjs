@@ -16,7 +16,11 @@
 // --servers 2 runs two API processes sharing the rooms through a throwaway Redis, clients and batches split).
 // Then reports (bench/reports.ts, bench/report-queue.ts): a signed PDF of 10,000 readings, an Excel of 100,000, a
 // travel report; and 50 reports queued at once through HTTP while the API is timed under light load.
-// --only ingest|history|realtime|reports runs one of the four.
+// Then abuse (bench/abuse.ts, issue 9): while an ordinary user of one enterprise uploads two inflating spreadsheets
+// at a time, floods the live channel with subscribe messages and its gateway publishes poison over MQTT, another
+// enterprise's HTTP and MQTT ingestion and GET /api/health are timed (p99 target < 500 ms), and its acknowledged
+// readings are counted in the database (none may be missing). --abuse-seconds N (60; --quick 20).
+// --only ingest|history|realtime|reports|abuse runs one of the five.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,6 +56,7 @@ const { values: args } = parseArgs({
     'client-processes': { type: 'string', default: '2' },
     servers: { type: 'string', default: '1' },
     positions: { type: 'boolean', default: false },
+    'abuse-seconds': { type: 'string' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -123,6 +128,7 @@ try {
     const queue = await runScript('bench/report-queue.ts', args.quick ? ['--reports', '20'] : [], { DATABASE_URL: postgres.url });
     if (render !== 0 || queue !== 0) process.exitCode = 1;
   }
+  if (!args.only || args.only === 'abuse') await abuseBenchmark();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -293,4 +299,84 @@ ${rows.map(([topic, r]) => `| ${topic}: entregas | ${r.received.toLocaleString('
 | Carga da máquina (load average 1 min, início → fim) | ${result.loadAverage.join(' → ')} | — |
 
 PostgreSQL ${version}; ${result.errors} erros HTTP. Resultados em .tmp/bench/realtime.json.`);
+}
+
+/** Runs a phase of bench/abuse.ts; resolves with the JSON line it prints last. */
+function abusePhase(name, phaseArgs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/abuse.ts'), name, ...phaseArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').at(-1);
+      if (code !== 0 || !line) return reject(new Error(`abuse phase ${name} failed (${code}): ${out}`));
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
+async function abuseBenchmark() {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_abuse');
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_abuse';
+  const dbUrl = u.toString();
+  const setupFile = path.join(outDir, 'abuse-setup.json');
+  await abusePhase('setup', ['--db', dbUrl, '--out', setupFile]);
+
+  // The production defaults of every limit: the abuser is an ordinary user, not a load generator.
+  const httpPort = await freePort();
+  const mqttPort = await freePort();
+  const child = spawn(process.execPath, serverArgs(root), {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort),
+      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0',
+    },
+  });
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  });
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  await waitForHealth(baseUrl, child);
+  const loadBefore = Number(loadavg()[0].toFixed(2));
+  const result = await abusePhase('run', [
+    '--url', baseUrl, '--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--setup', setupFile,
+    '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
+  ]);
+  const loadAfter = Number(loadavg()[0].toFixed(2));
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const stored = Number((await db.query('SELECT count(*) FROM readings r JOIN devices d ON d.num = r.device_num WHERE d.mac = ANY($1)', [result.victimMacs])).rows[0].count);
+  await db.end();
+  delete result.victimMacs;
+  const missing = Math.max(0, result.acknowledged - stored);
+  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, loadAverage: [loadBefore, loadAfter], stored, missing, ...result };
+  writeFileSync(path.join(outDir, 'abuse.json'), JSON.stringify(summary, null, 2));
+
+  const ok = (cond) => (cond ? 'ok' : 'ACIMA DA META');
+  const row = (label, f) => `| ${label} | p50 ${f.baseline.p50} ms, p99 ${f.baseline.p99} ms (${f.baseline.count}) | p50 ${f.abuse.p50} ms, p99 ${f.abuse.p99} ms, máx. ${f.abuse.max} ms, ${f.abuse.failed} falhas (${f.abuse.count}) (${ok(f.abuse.p99 < 500 && f.abuse.failed === 0)}) | p99 < 500 ms |`;
+  const a = result.attack;
+  console.log(`
+| Vítima (outra empresa), ${result.baselineSeconds} s sozinha, depois ${result.abuseSeconds} s sob abuso | Sozinha | Sob abuso | Meta |
+|---|---|---|---|
+${row('Ingestão HTTP (lotes de 100 a cada 50 ms)', result.ingest)}
+${row('Ingestão MQTT QoS 1 (100 mensagens/s)', result.mqtt)}
+${row('GET /api/health (a cada 100 ms)', result.health)}
+| Leituras confirmadas / gravadas / faltando | ${result.acknowledged.toLocaleString('pt-BR')} / ${stored.toLocaleString('pt-BR')} / ${missing} (${missing === 0 ? 'ok' : 'PERDA'}) | desconexões MQTT da vítima: ${result.mqtt.disconnects} | nada perdido |
+| Abuso: envios de planilha (status → quantos) | ${JSON.stringify(a.uploads)} | — | — |
+| Abuso: mensagens subscribe / sockets cortados / recusados | ${a.subscribesSent?.toLocaleString('pt-BR')} / ${a.socketDisconnects} / ${a.socketsRefused} | — | — |
+| Abuso: veneno MQTT | ${JSON.stringify(a.poison)} | — | — |
+| Carga da máquina (load average 1 min, início → fim) | ${loadBefore} → ${loadAfter} | — | — |
+
+PostgreSQL ${version}. Resultados em .tmp/bench/abuse.json.`);
+  if (missing > 0 || result.ingest.abuse.p99 >= 500 || result.health.abuse.p99 >= 500) process.exitCode = 1;
 }

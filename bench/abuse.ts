@@ -1,0 +1,345 @@
+// Abuse benchmark (issue 9), run by scripts/bench.mjs (`npm run bench -- --only abuse`):
+//   setup   --db URL --out FILE        migrate; a victim enterprise (a gateway key, 200 devices) and an abusive one (an
+//                                       ordinary user with a session, a device in a travel in progress, a gateway
+//                                       key); writes FILE (JSON)
+//   run     --url URL --mqtt-url URL --setup FILE --baseline S --duration S
+//           measures the victim for `baseline` seconds alone, then for `duration` seconds while the abuser (a child
+//           process, `abuser`) attacks, and prints one JSON line with both phases' figures.
+//   abuser  (forked by run) the ordinary user uploads two inflating spreadsheets at a time, again and again; floods
+//           the live channel with subscribe messages from many sockets, reconnecting when cut off; and its gateway
+//           publishes poison over MQTT.
+// The victim, measured on schedule (open loop: a request sent into a stall counts its whole wait): HTTP ingestion
+// (a batch of 100 readings every 50 ms), MQTT QoS 1 (one reading per message, 100 a second, its own connection) and
+// GET /api/health every 100 ms. After the run, scripts/bench.mjs counts the victim's stored readings against the
+// acknowledged ones (nothing acknowledged may be missing).
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import mqtt from 'mqtt';
+import { io as connectClient, type Socket } from 'socket.io-client';
+import { Profile, TravelStatus } from '@sentinela/contract';
+import { openDatabase } from '../apps/api/src/db/database';
+import { migrateToLatest } from '../apps/api/src/db/migrate';
+import { sha256 } from '../apps/api/src/lib/tokens';
+import { generatedMac, percentile, readingsBody, valuesAt, type BeaconReading } from '../scripts/lib/virtual-beacons';
+import { inflatingSpreadsheet } from './lib/hostile-xlsx';
+import { runPoisonGateway, type PoisonGatewayResult } from './lib/poison-gateway';
+
+const { positionals, values: args } = parseArgs({
+  allowPositionals: true,
+  options: {
+    db: { type: 'string' },
+    out: { type: 'string' },
+    url: { type: 'string' },
+    'mqtt-url': { type: 'string' },
+    setup: { type: 'string' },
+    baseline: { type: 'string', default: '15' },
+    duration: { type: 'string', default: '60' },
+    sockets: { type: 'string', default: '20' },
+  },
+});
+
+const VICTIM_DEVICES = 200;
+const HTTP_BATCH = 100;
+const HTTP_EVERY_MS = 50;
+const MQTT_PER_SECOND = 100;
+const HEALTH_EVERY_MS = 100;
+/** A request that has not answered after this long counts as failed (and its wait as this long). */
+const GIVE_UP_MS = 30_000;
+
+export interface AbuseSetup {
+  victim: { key: string; macs: string[] };
+  abuser: { token: string; travelId: string; key: string; mac: string };
+}
+
+async function setup() {
+  const database = await openDatabase({ databaseUrl: args.db, dataDir: '' });
+  const db = database.db;
+  await migrateToLatest(db);
+  const gatewayKey = async (enterpriseId: string, name: string) => {
+    const key = `sgw_${randomBytes(24).toString('base64url')}`;
+    await db.insertInto('gateways').values({ name, enterprise_id: enterpriseId, key_hash: sha256(key), key_prefix: key.slice(0, 10), created_by: null }).execute();
+    return key;
+  };
+  const limits = { temperature_min: 0, temperature_max: 12, humidity_min: 20, humidity_max: 95, no_data_minutes: null, model: null, key: null, location_id: null, group_id: null };
+
+  const victim = await db.insertInto('enterprises').values({ name: 'Vítima Frios', email: null }).returning('id').executeTakeFirstOrThrow();
+  const macs = Array.from({ length: VICTIM_DEVICES }, (_, i) => generatedMac(i));
+  await db.insertInto('devices').values(macs.map((mac, i) => ({ ...limits, mac, name: `Câmara ${i}`, enterprise_id: victim.id }))).execute();
+  const victimKey = await gatewayKey(victim.id, 'Gateway da vítima');
+
+  const abusive = await db.insertInto('enterprises').values({ name: 'Abusiva Ltda', email: null }).returning('id').executeTakeFirstOrThrow();
+  // An ordinary user (profile Usuário), signed in: a session is written directly, as the server stores it (hashed).
+  const user = await db
+    .insertInto('users')
+    .values({ name: 'Usuário comum', username: 'abusivo', email: 'abusivo@bench.example', phone: null, password_hash: '-', profile_id: Profile.User, enterprise_id: abusive.id, telegram_chat_id: null, verified: true, is_owner: false })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  await db
+    .insertInto('sessions')
+    .values({ token_hash: sha256(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + 6 * 3_600_000), revoked_at: null, client: 'bench', client_version: null, client_os: null, ip: null })
+    .execute();
+  const abuserMac = generatedMac(VICTIM_DEVICES);
+  const device = await db.insertInto('devices').values({ ...limits, mac: abuserMac, name: 'Baú abusivo', enterprise_id: abusive.id }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('device_users').values({ user_id: user.id, device_id: device.id }).execute();
+  const travel = await db
+    .insertInto('travels')
+    .values({
+      enterprise_id: abusive.id, code: 'AB00000001', status: TravelStatus.InProgress, responsible_user_id: user.id, created_by: user.id,
+      origin_address: 'São Paulo - SP', origin_lat: -23.56, origin_lng: -46.65, destiny_address: 'Campinas - SP', destiny_lat: -22.9, destiny_lng: -47.06,
+      started_at: now, created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('travel_devices').values({ travel_id: travel.id, device_id: device.id, name: null, temperature_min: null, temperature_max: null, humidity_min: null, humidity_max: null }).execute();
+  const abuserKey = await gatewayKey(abusive.id, 'Gateway abusivo');
+  await sql`ANALYZE`.execute(db);
+  await database.close();
+  const file: AbuseSetup = { victim: { key: victimKey, macs }, abuser: { token, travelId: travel.id, key: abuserKey, mac: abuserMac } };
+  writeFileSync(args.out!, JSON.stringify(file));
+  console.log(JSON.stringify({ victimDevices: macs.length }));
+}
+
+/** One timed call: when it was sent (ms since the run began), how long it took, whether it succeeded. */
+interface Sample {
+  at: number;
+  ms: number;
+  ok: boolean;
+}
+
+interface PhaseFigures {
+  count: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function figures(samples: readonly Sample[], from: number, to: number): PhaseFigures {
+  const inPhase = samples.filter((s) => s.at >= from && s.at < to);
+  const ms = inPhase.map((s) => s.ms).sort((a, b) => a - b);
+  return {
+    count: inPhase.length,
+    failed: inPhase.filter((s) => !s.ok).length,
+    p50: Math.round(percentile(ms, 50)),
+    p99: Math.round(percentile(ms, 99)),
+    max: Math.round(ms.at(-1) ?? 0),
+  };
+}
+
+/** `promise`, or `fallback` once `ms` have passed without it settling. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+function request(url: string, init: { method: string; headers?: Record<string, string>; body?: string | Buffer }, agent: http.Agent) {
+  return new Promise<{ status: number; text: string }>((resolve) => {
+    const req = http.request(url, { method: init.method, agent, headers: init.headers, timeout: GIVE_UP_MS }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve({ status: 0, text: '' }));
+    req.end(init.body);
+  });
+}
+
+/** The victim's three loops, for `seconds`; the abuser is forked after `baseline` seconds. */
+async function run() {
+  const file = JSON.parse(readFileSync(args.setup!, 'utf8')) as AbuseSetup;
+  const baselineMs = Number(args.baseline) * 1000;
+  const totalMs = baselineMs + Number(args.duration) * 1000;
+  const url = args.url!;
+  const t0 = performance.now();
+  const since = () => performance.now() - t0;
+  // Readings go back far enough that the run never reaches the server's "5 minutes in the future" bound.
+  const startMs = Date.now() - 2 * 3_600_000;
+  const cursor = new Array<number>(VICTIM_DEVICES).fill(0);
+  const nextReading = (device: number): BeaconReading => {
+    const n = cursor[device]!++;
+    const ms = startMs + n * 1000;
+    return { mac: file.victim.macs[device]!, ts: new Date(ms).toISOString(), ...valuesAt(device, 5, ms, n) };
+  };
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const ingest: Sample[] = [];
+  const health: Sample[] = [];
+  const mqttAcks: Sample[] = [];
+  let httpAccepted = 0;
+  let httpRejected = 0;
+  let nextDevice = 0;
+  const pending: Promise<unknown>[] = [];
+  const every = (periodMs: number, tick: () => Promise<unknown>) => {
+    const timer = setInterval(() => {
+      if (since() >= totalMs) return clearInterval(timer);
+      const p = tick();
+      pending.push(p);
+    }, periodMs);
+    return timer;
+  };
+
+  every(HTTP_EVERY_MS, async () => {
+    const readings = Array.from({ length: HTTP_BATCH }, () => nextReading(nextDevice++ % VICTIM_DEVICES));
+    const at = since();
+    const res = await request(`${url}/api/ingest/readings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `ApiKey ${file.victim.key}` }, body: readingsBody(readings) }, agent);
+    const ok = res.status === 200;
+    ingest.push({ at, ms: since() - at, ok });
+    if (ok) {
+      const answer = JSON.parse(res.text) as { accepted: number; rejected: unknown[] };
+      httpAccepted += answer.accepted;
+      httpRejected += answer.rejected.length;
+    }
+  });
+  every(HEALTH_EVERY_MS, async () => {
+    const at = since();
+    const res = await request(`${url}/api/health`, { method: 'GET' }, agent);
+    health.push({ at, ms: since() - at, ok: res.status === 200 });
+  });
+
+  // MQTT: the victim's own gateway connection; a disconnect of it would be the abuser's doing.
+  let mqttDisconnects = 0;
+  const client = mqtt.connect(args['mqtt-url']!, { clientId: `victim-${randomUUID().slice(0, 8)}`, username: 'victim', password: file.victim.key, reconnectPeriod: 500, clean: true });
+  client.on('close', () => mqttDisconnects++);
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => resolve());
+    client.once('error', reject);
+  });
+  mqttDisconnects = 0;
+  // Its readings come from the last device; the cursors are shared with the HTTP batches, so no instant repeats.
+  const mqttDevice = VICTIM_DEVICES - 1;
+  every(1000 / MQTT_PER_SECOND, () => {
+    const r = nextReading(mqttDevice);
+    const at = since();
+    const acked = client.publishAsync(`devices/${r.mac}/readings`, JSON.stringify({ ts: r.ts, temperature: r.temperature, humidity: r.humidity, battery: r.battery }), { qos: 1 }).then(
+      () => true,
+      () => false,
+    );
+    return within(acked, GIVE_UP_MS, false).then((ok) => mqttAcks.push({ at, ms: since() - at, ok }));
+  });
+
+  await new Promise((r) => setTimeout(r, baselineMs));
+  const abuser = fork(fileURLToPath(import.meta.url), ['abuser', '--url', url, '--mqtt-url', args['mqtt-url']!, '--setup', args.setup!, '--duration', args.duration!, '--sockets', args.sockets!], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let abuserOut = '';
+  abuser.stdout!.on('data', (c) => (abuserOut += c));
+  const abuserDone = new Promise<number | null>((resolve) => abuser.once('exit', resolve));
+  // The abuser bounds its own run; should it hang anyway, it is stopped rather than the figures lost.
+  const abuserKill = setTimeout(() => abuser.kill('SIGKILL'), totalMs - baselineMs + 2 * GIVE_UP_MS);
+
+  await new Promise((r) => setTimeout(r, totalMs - baselineMs));
+  await Promise.allSettled(pending);
+  const abuserExit = await abuserDone;
+  clearTimeout(abuserKill);
+  if (abuserExit !== 0) throw new Error(`the abuser process failed (${abuserExit}): ${abuserOut}`);
+  client.end(true);
+  agent.destroy();
+  const attack = JSON.parse(abuserOut.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  const mqttAcked = mqttAcks.filter((s) => s.ok).length;
+  console.log(
+    JSON.stringify({
+      baselineSeconds: baselineMs / 1000,
+      abuseSeconds: (totalMs - baselineMs) / 1000,
+      ingest: { baseline: figures(ingest, 0, baselineMs), abuse: figures(ingest, baselineMs, totalMs) },
+      mqtt: { baseline: figures(mqttAcks, 0, baselineMs), abuse: figures(mqttAcks, baselineMs, totalMs), disconnects: mqttDisconnects },
+      health: { baseline: figures(health, 0, baselineMs), abuse: figures(health, baselineMs, totalMs) },
+      acknowledged: httpAccepted + mqttAcked,
+      httpRejected,
+      victimMacs: file.victim.macs,
+      attack,
+    }),
+  );
+}
+
+/** The abuser: uploads, a subscribe flood and poison over MQTT, all at once, for `duration` seconds. */
+async function abuse() {
+  const file = JSON.parse(readFileSync(args.setup!, 'utf8')) as AbuseSetup;
+  const url = args.url!;
+  const endAt = performance.now() + Number(args.duration) * 1000;
+  const going = () => performance.now() < endAt;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const auth = { authorization: `Bearer ${file.abuser.token}` };
+
+  // Two inflating spreadsheets at a time, again and again, whatever the server answers: 5 MB files of 350,000 rows
+  // (94 MB inflated), one honest about its sizes and one whose zip headers lie about them (only the reader threads,
+  // counting while they inflate, can stop that one).
+  const honest = await inflatingSpreadsheet({ rows: 350_000 });
+  const lying = await inflatingSpreadsheet({ rows: 350_000, declaredSheetBytes: 10_000 });
+  const uploads: Record<string, number> = {};
+  const uploader = async (spreadsheet: Buffer) => {
+    while (going()) {
+      const boundary = `----abuse${randomUUID()}`;
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="relatorios.xlsx"\r\ncontent-type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n`),
+        spreadsheet,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await request(`${url}/api/reports/generate-reports-by-excel`, { method: 'POST', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, body }, agent);
+      uploads[res.status] = (uploads[res.status] ?? 0) + 1;
+      if (res.status === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  // Subscribe floods: each socket sends bursts of subscribe messages (its own travel, and travels that do not exist).
+  let subscribesSent = 0;
+  let socketDisconnects = 0;
+  let socketsRefused = 0;
+  const flooder = async () => {
+    while (going()) {
+      const socket: Socket = connectClient(url, { path: '/socket.io', transports: ['websocket'], auth: { token: file.abuser.token }, reconnection: false, forceNew: true });
+      const handshake = new Promise<boolean>((resolve) => {
+        socket.once('connect', () => resolve(true));
+        socket.once('connect_error', () => resolve(false));
+      });
+      const connected = await within(handshake, GIVE_UP_MS, false);
+      if (!connected) {
+        socketsRefused++;
+        socket.close();
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const burst = setInterval(() => {
+          if (!going() || !socket.connected) {
+            clearInterval(burst);
+            resolve();
+            return;
+          }
+          for (let i = 0; i < 200; i++) {
+            socket.emit('subscribe', i % 2 === 0 ? { travelId: file.abuser.travelId } : { travelId: randomUUID() });
+            subscribesSent++;
+          }
+        }, 10);
+        socket.once('disconnect', () => socketDisconnects++);
+      });
+      socket.close();
+    }
+  };
+
+  const attack = Promise.all([
+    Promise.all([uploader(honest), uploader(lying)]),
+    Promise.all(Array.from({ length: Number(args.sockets) }, flooder)),
+    runPoisonGateway({ mqttUrl: args['mqtt-url']!, username: 'abusivo', password: file.abuser.key, clientId: 'abusivo-1', mac: file.abuser.mac, durationMs: endAt - performance.now(), ratePerSecond: 200 }),
+  ]);
+  // Requests still waiting on a stalled server are given up, so the figures of what was sent are never lost.
+  const poison = await within<PoisonGatewayResult | 'não terminou'>(attack.then(([, , result]) => result), endAt - performance.now() + GIVE_UP_MS, 'não terminou');
+  agent.destroy();
+  console.log(JSON.stringify({ uploads, subscribesSent, socketDisconnects, socketsRefused, poison }));
+}
+
+const phases: Record<string, () => Promise<void>> = { setup, run, abuser: abuse };
+const phase = phases[positionals[0] ?? ''];
+if (!phase) throw new Error(`unknown phase ${positionals[0]}: setup | run`);
+await phase();
+process.exit(0);
