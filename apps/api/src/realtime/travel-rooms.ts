@@ -48,13 +48,16 @@ export function handleTravelRooms(io: RealtimeServer, deps: Deps): void {
   const now = deps.now ?? (() => Date.now());
   io.on('connection', (socket) => {
     deps.watch.watch(socket);
-    // Joins being checked, by travel: the same travel asked again meanwhile waits for the same answer.
-    const pending = new Map<string, Promise<Ack>>();
+    // One subscription checked at a time per socket: a burst queues here, not in the database pool, where it
+    // would delay every other tenant's queries (and a re-join after a join finds the room already joined).
+    let queue: Promise<unknown> = Promise.resolve();
 
     socket.on('subscribe', (payload, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
       if (!withinBudget(socket, deps.messagesPerMinute, now())) return reply(refuse(REALTIME_MESSAGES.tooManyMessages));
-      subscribe(socket, payload, deps, pending).then(reply, (err: unknown) => {
+      const answer = queue.then(() => (socket.disconnected ? refuse(MSG.sessionExpired) : subscribe(socket, payload, deps)));
+      queue = answer.catch(() => {});
+      answer.then(reply, (err: unknown) => {
         deps.log.error({ err }, 'travel subscription failed');
         reply({ ok: false, error: MSG.internalError } satisfies Ack);
       });
@@ -91,18 +94,14 @@ export function leaveTravel(socket: RealtimeSocket, travelId: string): void {
   void socket.leave(travelRoom(travelId));
 }
 
-function subscribe(socket: RealtimeSocket, payload: unknown, deps: Deps, pending: Map<string, Promise<Ack>>): Promise<Ack> {
+async function subscribe(socket: RealtimeSocket, payload: unknown, deps: Deps): Promise<Ack> {
   const parsed = SubscribeTravel.safeParse(payload);
-  if (!parsed.success) return Promise.resolve(refuse(REALTIME_MESSAGES.invalidSubscription));
+  if (!parsed.success) return refuse(REALTIME_MESSAGES.invalidSubscription);
   if ('travelId' in parsed.data) {
     const travelId = parsed.data.travelId;
     // Already in the room as a signed-in user: nothing to check again (the room is re-checked when access changes).
-    if (socket.data.travels.get(travelId) === null) return Promise.resolve({ ok: true, travelId });
-    const inFlight = pending.get(travelId);
-    if (inFlight) return inFlight;
-    const check = subscribeById(socket, travelId, deps).finally(() => pending.delete(travelId));
-    pending.set(travelId, check);
-    return check;
+    if (socket.data.travels.get(travelId) === null) return { ok: true, travelId };
+    return subscribeById(socket, travelId, deps);
   }
   return subscribeByCode(socket, parsed.data.code, deps);
 }
