@@ -5,7 +5,6 @@
 export const MSG = {
   sessionExpired: 'Sua sessão expirou, por favor efetue login novamente.',
   invalidCredentials: 'Usuário ou senha inválidos.',
-  userDisabled: 'Usuário desativado. Procure o administrador da sua empresa.',
   tooManyLoginAttempts: 'Muitas tentativas de login. Aguarde um minuto e tente novamente.',
   tooManyRequests: 'Muitas requisições. Aguarde um instante e tente novamente.',
   overloaded: 'O sistema está sobrecarregado no momento. Tente novamente em alguns segundos.',
