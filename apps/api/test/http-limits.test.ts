@@ -49,6 +49,8 @@ describe('failed logins per address, across usernames', () => {
   afterAll(() => ctx.close());
 
   it('stops password spraying: after the failures, every login from the address waits, right password or not', async () => {
+    // Successful logins do not count: a company behind one address signing in at once is not an attack.
+    for (let i = 0; i < 6; i++) expect((await ctx.request('POST', '/api/authenticate', undefined, { username: i % 2 ? 'joao.silva' : 'vida.adm', password: 'Sentinela@2026' })).statusCode).toBe(200);
     const usernames = ['admin', 'aurora.adm', 'vida.adm', 'joao.silva', 'ninguem'];
     for (const username of usernames) {
       const res = await ctx.request('POST', '/api/authenticate', undefined, { username, password: 'Primavera@2026' });
@@ -60,15 +62,6 @@ describe('failed logins per address, across usernames', () => {
     expect(Number(sprayed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     const right = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
     expect(right.statusCode).toBe(429);
-  });
-
-  it('counts failures only: successful logins from a busy address go on', async () => {
-    const other = await createTestContext({ demo: true, config: { loginFailuresPerAddressPerMinute: 2 } });
-    try {
-      for (let i = 0; i < 6; i++) expect((await other.request('POST', '/api/authenticate', undefined, { username: i % 2 ? 'joao.silva' : 'maria.souza', password: 'Sentinela@2026' })).statusCode).toBe(200);
-    } finally {
-      await other.close();
-    }
   });
 });
 
