@@ -16,6 +16,7 @@ import { hashPassword } from '../apps/api/src/modules/auth/service';
 import { openBenchDatabase } from './lib/bench-database';
 import { ensureReadingPartitions } from '../apps/api/src/modules/readings/partitions';
 import { loadConfig } from '../apps/api/src/config/config';
+import { BENCH_LIMITS_ENV } from '../scripts/lib/server-process.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -68,7 +69,7 @@ async function main() {
   const loadSeconds = (Date.now() - loadStarted) / 1000;
   console.log(`Loaded in ${loadSeconds.toFixed(1)} s (${Math.round((DEVICES * PER_DEVICE) / loadSeconds).toLocaleString('en')} rows/s, server-side generate_series)`);
 
-  const config = { ...loadConfig({}), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: bench.url, mqttEnabled: false, noDataCheckSeconds: 0 };
+  const config = { ...loadConfig({ ...BENCH_LIMITS_ENV }), env: 'production' as const, logLevel: 'silent', demo: false, webDist: undefined, databaseUrl: bench.url, mqttEnabled: false, noDataCheckSeconds: 0 };
   const { app } = await buildApp({ config, db, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

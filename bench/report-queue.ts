@@ -23,6 +23,7 @@ import { sql } from 'kysely';
 import { Profile, type Report } from '@sentinela/contract';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config/config';
+import { BENCH_LIMITS_ENV } from '../scripts/lib/server-process.mjs';
 import { hashPassword } from '../apps/api/src/modules/auth/service';
 import { openBenchDatabase } from './lib/bench-database';
 import { ensureReadingPartitions } from '../apps/api/src/modules/readings/partitions';
@@ -126,7 +127,7 @@ export async function runReportQueueBench(options: ReportQueueBenchOptions = {})
     const macs = (await db.selectFrom('devices').select('mac').orderBy('num').execute()).map((d) => d.mac);
 
     const config = {
-      ...loadConfig({}),
+      ...loadConfig({ ...BENCH_LIMITS_ENV }),
       env: 'production' as const,
       logLevel: 'silent',
       demo: false,

@@ -1,5 +1,7 @@
 // `npm start`: builds the web app when its build is missing or older than its sources, then runs the
-// server (migrations, demo data on an empty database, API and web on PORT).
+// server (migrations, demo data on an empty database, API and web on PORT). The server runs with
+// NODE_ENV=production, where demo data must be asked for: `npm start` asks for it on the embedded database (the
+// try-it-out install the README promises), never on a PostgreSQL server (DATABASE_URL), unless DEMO says so.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +30,7 @@ if (!process.env.WEB_DIST && sources.some((s) => newestMtime(path.join(root, s))
 const server = spawn(process.execPath, serverArgs(root), {
   stdio: 'inherit',
   cwd: root,
-  env: { WEB_DIST: webDist, NODE_ENV: 'production', ...process.env },
+  env: { WEB_DIST: webDist, NODE_ENV: 'production', ...(process.env.DATABASE_URL ? {} : { DEMO: '1' }), ...process.env },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

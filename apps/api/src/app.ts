@@ -5,6 +5,8 @@ import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
 import errorHandler, { frameworkError } from './plugins/error-handler';
+import loadShedding from './plugins/load-shedding';
+import securityHeaders from './plugins/security-headers';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
@@ -57,9 +59,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const services = createServices(config, db, options.clock ?? systemClock, app.log);
 
   // Ecosystem first, then ours, then routes.
+  // Shedding first: an overloaded process answers 503 before spending anything on the request.
+  await app.register(loadShedding, { maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
+  await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });
   await app.register(rateLimit, { global: false });
   await app.register(errorHandler);
-  await app.register(auth, { sessions: services.sessions });
+  await app.register(auth, { sessions: services.sessions, userMaxRequestsPerMinute: config.userMaxRequestsPerMinute });
   await app.register(accessLog, { services });
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });

@@ -73,7 +73,7 @@ export function createServices(
     accessLog,
     auth: new AuthService(db, sessions, accessLog, clock),
     devices: new DeviceService(db, clock),
-    users: new UserService(db, clock, sessions),
+    users: new UserService(db, clock, sessions, events),
     enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock),
     events,

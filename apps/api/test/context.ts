@@ -32,6 +32,16 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   webDist: undefined,
   bodyLimitBytes: 1024 * 1024,
   loginMaxPerMinute: 10,
+  // Whole files of requests and socket messages come from one address and a few users within a minute: the abuse
+  // limits are tested where a test sets them low (http-limits, realtime-limits).
+  loginFailuresPerAddressPerMinute: 1000,
+  userMaxRequestsPerMinute: 100_000,
+  // Tests block the event loop at will (slow machines, fake timers): shedding only where a test asks for it.
+  overloadEventLoopDelayMs: 0,
+  overloadRetryAfterSeconds: 5,
+  socketSubscribesPerMinute: 100_000,
+  socketsPerAddress: 100,
+  socketMaxMessageBytes: 16 * 1024,
   dbPoolSize: 5,
   mqttEnabled: false,
   mqttPort: 0,

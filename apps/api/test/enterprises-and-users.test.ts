@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@sentinela/contract';
 import { createTestContext, type TestContext } from './context';
 
 let ctx: TestContext;
@@ -52,7 +53,9 @@ describe('users of an enterprise', () => {
     expect(res.statusCode).toBe(200);
     expect((await ctx.request('GET', '/api/me', vida.token)).statusCode).toBe(401);
     const again = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
-    expect(again.statusCode).toBe(403);
+    // Exactly a wrong password's answer: a login never confirms that an account exists but is disabled (ADR 0014).
+    expect(again.statusCode).toBe(401);
+    expect(again.json().error).toBe(MSG.invalidCredentials);
     await ctx.request('POST', '/api/client-active-inactive', adminToken, { client_id: vida.user.enterprise!._id, status: false });
   });
 

@@ -128,7 +128,8 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
     // João cannot sign in while inactive.
     const joao = await newPage(browser);
     await login(joao.page, 'joao.silva');
-    await joao.page.getByText('Usuário desativado. Procure o administrador da sua empresa.').waitFor();
+    // Exactly as a wrong password: the login never says an account exists but is disabled (ADR 0014).
+    await joao.page.getByText('Usuário ou senha inválidos.').waitFor();
     await joao.context.close();
 
     await page.getByRole('tab', { name: 'Inativos', exact: true }).click();

@@ -39,7 +39,7 @@ export default async function setup(project: TestProject) {
   let stopPostgres: (() => void) | undefined;
   // @ts-expect-error plain ESM helpers shared with the test runner script
   const { startPostgres, freePort } = await import('../../../scripts/lib/postgres.mjs');
-  // @ts-expect-error plain ESM helper shared with `npm start` and the benchmarks
+  // Shared with `npm start` and the benchmarks (typed by server-process.d.mts).
   const { serverArgs } = await import('../../../scripts/lib/server-process.mjs');
   if (!adminUrl) {
     const server = await startPostgres();

@@ -67,6 +67,14 @@ describe('travels (T1–T7, T9)', () => {
   it('lists the travels, opens a travel\'s cards, and shows a reading and a position live', async () => {
     const tilesBefore = await requestsOf(inject('tileURL'));
     const { context, page } = await newPage(browser);
+    // The server's Content-Security-Policy (ADR 0014) must let the whole screen work: map tiles, routing, Socket.IO.
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().startsWith('CSP violation')) cspViolations.push(message.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.log(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    });
     await openTravels(page);
 
     // Lista de viagens: the enterprise's travels only, with status, responsible and destination.
@@ -159,6 +167,7 @@ describe('travels (T1–T7, T9)', () => {
     // 23,45 is now below the new maximum: normal.
     await expect.poll(() => card(page).getAttribute('data-state')).toBe('normal');
     expect(await card(page).innerText()).toContain('30,00 °C');
+    expect(cspViolations).toEqual([]);
     await context.close();
   });
 

@@ -5,9 +5,9 @@
 export const MSG = {
   sessionExpired: 'Sua sessão expirou, por favor efetue login novamente.',
   invalidCredentials: 'Usuário ou senha inválidos.',
-  userDisabled: 'Usuário desativado. Procure o administrador da sua empresa.',
   tooManyLoginAttempts: 'Muitas tentativas de login. Aguarde um minuto e tente novamente.',
   tooManyRequests: 'Muitas requisições. Aguarde um instante e tente novamente.',
+  overloaded: 'O sistema está sobrecarregado no momento. Tente novamente em alguns segundos.',
   unauthenticated: 'Você precisa estar autenticado para acessar este recurso.',
   forbidden: 'Você não tem permissão para acessar este recurso.',
   notFound: 'Registro não encontrado.',

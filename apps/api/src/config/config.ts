@@ -8,7 +8,8 @@ const Env = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
-  DEMO: z.enum(['0', '1']).default('1'),
+  // Unset: on, except with NODE_ENV=production, where demo logins and the demo gateway key must be asked for.
+  DEMO: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   WEB_DIST: z.string().optional(),
@@ -19,6 +20,15 @@ const Env = z.object({
     .refine((text) => !text || isJsonObject(text), 'must be a JSON object, e.g. {"tileUrl":"…","routingUrl":"…"}'),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOGIN_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
+  // Abuse limits (issue 9): failed logins per address across usernames, requests per signed-in user, load shedding
+  // when the event loop lags, and the live channel's budget per socket and per address.
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  USER_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(250),
+  OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(5),
+  SOCKET_SUBSCRIBES_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  SOCKETS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  SOCKET_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(16 * 1024),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   // Ingestion (D5): an embedded MQTT broker by default; with MQTT_URL, a subscriber to that broker instead.
   MQTT_ENABLED: z.enum(['0', '1']).default('1'),
@@ -78,6 +88,20 @@ export interface AppConfig {
   webRuntimeConfig?: Record<string, unknown>;
   bodyLimitBytes: number;
   loginMaxPerMinute: number;
+  /** Failed logins per address and minute, whatever the usernames (password spraying); then every login from it waits. */
+  loginFailuresPerAddressPerMinute: number;
+  /** Requests per signed-in user and minute on routes that need a session. */
+  userMaxRequestsPerMinute: number;
+  /** Event-loop delay above which requests are shed with a 503 (health and ingestion excepted); 0 turns shedding off. */
+  overloadEventLoopDelayMs: number;
+  /** Retry-After of a shed request. */
+  overloadRetryAfterSeconds: number;
+  /** Live-channel subscribe/unsubscribe messages per socket and minute; far beyond it the socket is disconnected. */
+  socketSubscribesPerMinute: number;
+  /** Live-channel connections open at once per client address. */
+  socketsPerAddress: number;
+  /** Largest live-channel message a client may send. */
+  socketMaxMessageBytes: number;
   dbPoolSize: number;
   /** MQTT ingestion on or off (tests build the app without it unless they ask). */
   mqttEnabled: boolean;
@@ -153,13 +177,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: path.resolve(e.DATA_DIR),
-    demo: e.DEMO === '1',
+    demo: e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1',
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === '1',
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,
     webRuntimeConfig: e.WEB_RUNTIME_CONFIG ? (JSON.parse(e.WEB_RUNTIME_CONFIG) as Record<string, unknown>) : undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     loginMaxPerMinute: e.LOGIN_MAX_PER_MINUTE,
+    loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
+    userMaxRequestsPerMinute: e.USER_MAX_REQUESTS_PER_MINUTE,
+    overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
+    overloadRetryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,
+    socketSubscribesPerMinute: e.SOCKET_SUBSCRIBES_PER_MINUTE,
+    socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    socketMaxMessageBytes: e.SOCKET_MAX_MESSAGE_BYTES,
     dbPoolSize: e.DB_POOL_SIZE,
     mqttEnabled: e.MQTT_ENABLED === '1',
     mqttPort: e.MQTT_PORT,

@@ -24,7 +24,7 @@ export const ingestHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> 
     '/api/ingest/readings',
     {
       bodyLimit: services.config.ingestBodyLimitBytes,
-      config: { permission: 'public' },
+      config: { permission: 'public', keepsAnsweringUnderLoad: true },
       schema: { response: { 200: IngestResponse } },
       onRequest: async (request) => {
         const key = apiKey(request);

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   UNPROCESSABLE: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -28,6 +29,17 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
     this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+/** A limit answer: 429 (or 503) with the seconds after which trying again makes sense. */
+export class RetryLaterError extends AppError {
+  constructor(
+    code: 'TOO_MANY_REQUESTS' | 'SERVICE_UNAVAILABLE',
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
   }
 }
 

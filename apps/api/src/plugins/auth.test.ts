@@ -6,7 +6,7 @@ import type { SessionService } from '../modules/auth/session-service';
 describe('route permissions', () => {
   it('refuse to start an /api route that declares no permission', async () => {
     const app = Fastify();
-    void app.register(auth, { sessions: {} as SessionService });
+    void app.register(auth, { sessions: {} as SessionService, userMaxRequestsPerMinute: 600 });
     void app.register(async (scoped) => {
       scoped.get('/api/forgotten', async () => ({ ok: true }));
     });

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can, MSG, SESSION_EXPIRED_CODE, type Permission } from '@sentinela/contract';
-import { AppError } from '../lib/errors';
+import { AppError, RetryLaterError } from '../lib/errors';
+import { FixedWindowLimiter } from '../realtime/fixed-window';
 import { scopeFor, type TenantScope } from '../lib/tenant-scope';
 import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
 
@@ -42,8 +43,16 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-async function auth(app: FastifyInstance, opts: { sessions: SessionService }) {
+async function auth(app: FastifyInstance, opts: { sessions: SessionService; userMaxRequestsPerMinute: number }) {
   app.decorateRequest('auth', null);
+
+  // Per signed-in user (not per address: offices share one), so a user's scripts or a stuck screen spend their
+  // own budget and nobody else's. In memory: each API process counts its own share.
+  const perUser = new FixedWindowLimiter(opts.userMaxRequestsPerMinute, 60_000);
+  const signedIn = (request: FastifyRequest, session: AuthenticatedSession) => {
+    request.auth = { ...session, scope: scopeOf(session) };
+    if (!perUser.take(session.userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perUser.retryAfterSeconds());
+  };
 
   // A route under /api that declares no permission must not start (house rule 3).
   app.addHook('onRoute', (route) => {
@@ -59,14 +68,14 @@ async function auth(app: FastifyInstance, opts: { sessions: SessionService }) {
     if (permission === 'public-or-signed-in') {
       const token = bearerToken(request);
       const session = token ? await opts.sessions.authenticate(token) : null;
-      if (session) request.auth = { ...session, scope: scopeOf(session) };
+      if (session) signedIn(request, session);
       return;
     }
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
     const session = await opts.sessions.authenticate(token);
     if (!session) throw new AppError(SESSION_EXPIRED_CODE, MSG.sessionExpired);
-    request.auth = { ...session, scope: scopeOf(session) };
+    signedIn(request, session);
     if (!can(session.profileId, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
   });
 }

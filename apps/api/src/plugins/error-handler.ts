@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MSG, type ErrorResponse } from '@sentinela/contract';
 import { refusedValue } from '../lib/db-errors';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../lib/errors';
+import { AppError, ERROR_STATUS, RetryLaterError, type ErrorCode } from '../lib/errors';
 
 /** Fastify's own client errors, by code, in the product's vocabulary. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -23,6 +23,7 @@ function send(reply: FastifyReply, code: ErrorCode, message: string, issues?: Er
 /** One handler for every error: known errors keep their pt-BR message, anything else is a hidden 500. */
 async function errorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RetryLaterError) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof AppError) return send(reply, error.code, error.message);
 
     if (hasZodFastifySchemaValidationErrors(error)) {

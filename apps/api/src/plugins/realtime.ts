@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
+import { ConnectionsPerAddress } from '../realtime/address-cap';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
+import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
 import { TravelFeed } from '../realtime/travel-feed';
 import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
+import type { AccessChangedEvent } from '../realtime/event-bus';
 
 /** A travel's topics are sent at most this often; a burst within the window goes as one message. */
 export const LIVE_INTERVAL_MS = 100;
@@ -24,7 +27,15 @@ declare module 'fastify' {
  */
 async function realtime(app: FastifyInstance, { services }: { services: AppServices }) {
   const { config } = services;
-  const io: RealtimeServer = new Server(app.server, { path: '/socket.io', serveClient: false });
+  const perAddress = new ConnectionsPerAddress(config.socketsPerAddress, config.trustProxy);
+  const io: RealtimeServer = new Server(app.server, {
+    path: '/socket.io',
+    serveClient: false,
+    // Clients send small JSON messages (subscribe, unsubscribe); anything larger closes the connection unread.
+    maxHttpBufferSize: config.socketMaxMessageBytes,
+    allowRequest: perAddress.allowRequest,
+  });
+  perAddress.attach(io);
   app.decorate('io', io);
 
   const watch = new SessionWatch(services.sessions, services.clock, app.log);
@@ -34,8 +45,10 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     sessions: services.sessions,
     watch,
     codeAttempts: new FixedWindowLimiter(config.localizatorMaxPerMinute, 60_000),
+    messagesPerMinute: config.socketSubscribesPerMinute,
     log: app.log,
   });
+  const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
   const feed = new TravelFeed({
@@ -47,9 +60,25 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     intervalMs: LIVE_INTERVAL_MS,
     log: app.log,
   });
+  // A changed travel's room is checked before its watchers get the new cards: who lost it must not receive them.
+  const travelChanged = (travelId: string) => {
+    void access.travelChanged(travelId).finally(() => feed.travelChanged(travelId));
+  };
+  const accessChanged = (event: AccessChangedEvent) => void access.accessChanged(event);
+  // Other processes hold sockets of the same rooms: they check theirs too (the adapter forwards through Redis).
+  const shared = config.redisUrl !== undefined;
+  io.on('travelChanged', (travelId) => void access.travelChanged(travelId));
+  io.on('accessChanged', accessChanged);
   const unsubscribe = [
     services.events.on('readings.stored', (event) => feed.readingsStored(event)),
-    services.events.on('travel.changed', (event) => feed.travelChanged(event.travelId)),
+    services.events.on('travel.changed', ({ travelId }) => {
+      travelChanged(travelId);
+      if (shared) io.serverSideEmit('travelChanged', travelId);
+    }),
+    services.events.on('access.changed', (event) => {
+      accessChanged(event);
+      if (shared) io.serverSideEmit('accessChanged', event);
+    }),
     services.events.on('sessions.ended', (ended) => disconnectEnded(io, ended)),
   ];
 

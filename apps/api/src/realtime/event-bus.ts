@@ -44,9 +44,16 @@ export interface AppEvents {
   'travel.changed': [{ travelId: string }];
   /** Sessions ended before their expiry: one (logout), a user's (deactivation, password reset), an enterprise's. */
   'sessions.ended': [SessionsEndedEvent];
+  /**
+   * What a user (or every user of an enterprise) may see changed: devices linked or unlinked, profile or enterprise
+   * changed, activated or deactivated. Their live sockets check their travel rooms again and leave those they no
+   * longer qualify for. Emitted after the change committed.
+   */
+  'access.changed': [AccessChangedEvent];
 }
 
 export type SessionsEndedEvent = { sessionId: string } | { userId: string } | { enterpriseId: string };
+export type AccessChangedEvent = { userId: string } | { enterpriseId: string };
 
 /**
  * A typed in-process event bus. Events are emitted only after the transaction that caused them committed;

@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock';
 import type { TenantScope } from '../lib/tenant-scope';
 import type { SessionService } from '../modules/auth/session-service';
 import { scopeOf } from '../plugins/auth';
-import type { SessionsEndedEvent } from './event-bus';
+import type { AccessChangedEvent, SessionsEndedEvent } from './event-bus';
 
 /** A signed-in socket: its session (by token, as HTTP) and what it may see. */
 export interface SocketAuth {
@@ -21,6 +21,13 @@ export interface SocketData {
   auth: SocketAuth | null;
   /** The client's address, for the tracking-code guessing limit. */
   ip: string;
+  /**
+   * The travel rooms this socket joined and how: null as a signed-in user who may see the travel, else the
+   * tracking code it gave. Checked again, the same way, when the travel or the user's access changes.
+   */
+  travels: Map<string, string | null>;
+  /** subscribe/unsubscribe messages in the current minute (the per-socket budget). */
+  messages: { windowStart: number; count: number };
 }
 
 /** What clients send: joining and leaving travel rooms, each answered through the acknowledgement. */
@@ -32,8 +39,14 @@ export interface ClientEvents {
 /** What the server sends: per-travel topics (`travel-logs:{id}`, `travel-location-logs:{id}`). */
 export type ServerEvents = Record<string, (payload: unknown) => void>;
 
-export type RealtimeServer = Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
-export type RealtimeSocket = Socket<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
+/** Between API processes sharing rooms (Redis): changes whose sockets may be connected to another process. */
+export interface InterServerEvents {
+  travelChanged: (travelId: string) => void;
+  accessChanged: (event: AccessChangedEvent) => void;
+}
+
+export type RealtimeServer = Server<ClientEvents, ServerEvents, InterServerEvents, SocketData>;
+export type RealtimeSocket = Socket<ClientEvents, ServerEvents, InterServerEvents, SocketData>;
 
 interface Log {
   error(obj: unknown, msg: string): void;
@@ -44,10 +57,11 @@ function refusal(code: string, message: string): Error {
   return Object.assign(new Error(message), { data: { code, error: message } });
 }
 
-function clientAddress(socket: RealtimeSocket, trustProxy: boolean): string {
-  const forwarded = socket.handshake.headers['x-forwarded-for'];
+/** The client's address: the first X-Forwarded-For entry behind a trusted proxy, else the connection's. */
+export function clientAddress(headers: Record<string, string | string[] | undefined>, address: string | undefined, trustProxy: boolean): string {
+  const forwarded = headers['x-forwarded-for'];
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return trustProxy && first ? first : socket.handshake.address;
+  return trustProxy && first ? first : (address ?? '');
 }
 
 /**
@@ -58,7 +72,9 @@ function clientAddress(socket: RealtimeSocket, trustProxy: boolean): string {
 export function authenticateSockets(io: RealtimeServer, sessions: SessionService, options: { trustProxy: boolean; log: Log }): void {
   io.use((socket, next) => {
     socket.data.auth = null;
-    socket.data.ip = clientAddress(socket, options.trustProxy);
+    socket.data.ip = clientAddress(socket.handshake.headers, socket.handshake.address, options.trustProxy);
+    socket.data.travels = new Map();
+    socket.data.messages = { windowStart: -Infinity, count: 0 };
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === '') return next();
     if (typeof token !== 'string') return next(refusal(SESSION_EXPIRED_CODE, MSG.sessionExpired));

@@ -18,7 +18,11 @@ const MAX_TRAVELS_PER_SOCKET = 20;
 export const REALTIME_MESSAGES = {
   invalidSubscription: 'Informe a viagem (travelId) ou o código do localizador (code).',
   tooManyTravels: 'Limite de viagens acompanhadas ao mesmo tempo atingido.',
+  tooManyMessages: 'Muitas inscrições em pouco tempo. Aguarde um minuto e tente novamente.',
 } as const;
+
+/** A socket that sends this many times its per-minute budget within a minute is flooding: it is disconnected. */
+export const FLOOD_FACTOR = 2;
 
 const UnsubscribeTravel = z.object({ travelId: z.uuid() });
 
@@ -28,6 +32,9 @@ interface Deps {
   watch: SessionWatch;
   /** Tracking codes tried per address (shared limit with nothing else: HTTP has its own). */
   codeAttempts: FixedWindowLimiter;
+  /** subscribe/unsubscribe messages per socket and minute. */
+  messagesPerMinute: number;
+  now?: () => number;
   log: { error(obj: unknown, msg: string): void };
 }
 
@@ -38,12 +45,19 @@ interface Deps {
  * Both answer through the acknowledgement (SubscribeAck). `unsubscribe` {travelId} leaves.
  */
 export function handleTravelRooms(io: RealtimeServer, deps: Deps): void {
+  const now = deps.now ?? (() => Date.now());
   io.on('connection', (socket) => {
     deps.watch.watch(socket);
+    // One subscription checked at a time per socket: a burst queues here, not in the database pool, where it
+    // would delay every other tenant's queries (and a re-join after a join finds the room already joined).
+    let queue: Promise<unknown> = Promise.resolve();
 
     socket.on('subscribe', (payload, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
-      subscribe(socket, payload, deps).then(reply, (err: unknown) => {
+      if (!withinBudget(socket, deps.messagesPerMinute, now())) return reply(refuse(REALTIME_MESSAGES.tooManyMessages));
+      const answer = queue.then(() => (socket.disconnected ? refuse(MSG.sessionExpired) : subscribe(socket, payload, deps)));
+      queue = answer.catch(() => {});
+      answer.then(reply, (err: unknown) => {
         deps.log.error({ err }, 'travel subscription failed');
         reply({ ok: false, error: MSG.internalError } satisfies Ack);
       });
@@ -51,39 +65,80 @@ export function handleTravelRooms(io: RealtimeServer, deps: Deps): void {
 
     socket.on('unsubscribe', (payload, ack) => {
       const reply = typeof ack === 'function' ? ack : () => {};
+      if (!withinBudget(socket, deps.messagesPerMinute, now())) return reply(refuse(REALTIME_MESSAGES.tooManyMessages));
       const parsed = UnsubscribeTravel.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, error: REALTIME_MESSAGES.invalidSubscription } satisfies Ack);
-      void socket.leave(travelRoom(parsed.data.travelId));
+      leaveTravel(socket, parsed.data.travelId);
       reply({ ok: true, travelId: parsed.data.travelId } satisfies Ack);
     });
   });
 }
 
+/**
+ * The socket's message budget (issue 9): subscriptions cost database work, so a socket gets a minute's worth;
+ * beyond it each message is refused at once, and a socket that goes on far beyond it is cut off.
+ */
+function withinBudget(socket: RealtimeSocket, perMinute: number, now: number): boolean {
+  const budget = socket.data.messages;
+  if (now - budget.windowStart >= 60_000) {
+    budget.windowStart = now;
+    budget.count = 0;
+  }
+  budget.count++;
+  if (budget.count > perMinute * FLOOD_FACTOR) socket.disconnect(true);
+  return budget.count <= perMinute;
+}
+
+export function leaveTravel(socket: RealtimeSocket, travelId: string): void {
+  socket.data.travels.delete(travelId);
+  void socket.leave(travelRoom(travelId));
+}
+
 async function subscribe(socket: RealtimeSocket, payload: unknown, deps: Deps): Promise<Ack> {
   const parsed = SubscribeTravel.safeParse(payload);
   if (!parsed.success) return refuse(REALTIME_MESSAGES.invalidSubscription);
-  const travelRooms = [...socket.rooms].filter((room) => room.startsWith('travel:')).length;
-  if (travelRooms >= MAX_TRAVELS_PER_SOCKET) return refuse(REALTIME_MESSAGES.tooManyTravels);
-
-  let travelId: string;
   if ('travelId' in parsed.data) {
-    const auth = socket.data.auth;
-    if (!auth) return refuse(MSG.unauthenticated);
-    const session = await deps.sessions.authenticate(auth.token);
-    if (!session) return refuse(MSG.sessionExpired);
-    auth.scope = scopeOf(session);
-    deps.watch.renewed(socket, session.expiresAt);
-    if (!(await deps.travels.watchable(auth.scope, parsed.data.travelId))) return refuse(TRAVEL_MESSAGES.notFound);
-    travelId = parsed.data.travelId;
-  } else {
-    if (!deps.codeAttempts.take(socket.data.ip)) return refuse(TRAVEL_MESSAGES.tooManyLookups);
-    try {
-      travelId = await deps.travels.watchableByCode(parsed.data.code, socket.data.auth?.scope ?? null);
-    } catch (err) {
-      if (err instanceof AppError) return refuse(err.message);
-      throw err;
-    }
+    const travelId = parsed.data.travelId;
+    // Already in the room as a signed-in user: nothing to check again (the room is re-checked when access changes).
+    if (socket.data.travels.get(travelId) === null) return { ok: true, travelId };
+    return subscribeById(socket, travelId, deps);
   }
+  return subscribeByCode(socket, parsed.data.code, deps);
+}
+
+function roomFull(socket: RealtimeSocket): boolean {
+  return socket.data.travels.size >= MAX_TRAVELS_PER_SOCKET;
+}
+
+async function subscribeById(socket: RealtimeSocket, travelId: string, deps: Deps): Promise<Ack> {
+  const auth = socket.data.auth;
+  if (!auth) return refuse(MSG.unauthenticated);
+  if (!socket.data.travels.has(travelId) && roomFull(socket)) return refuse(REALTIME_MESSAGES.tooManyTravels);
+  const session = await deps.sessions.authenticate(auth.token);
+  if (!session) return refuse(MSG.sessionExpired);
+  auth.scope = scopeOf(session);
+  deps.watch.renewed(socket, session.expiresAt);
+  if (!(await deps.travels.watchable(auth.scope, travelId))) return refuse(TRAVEL_MESSAGES.notFound);
+  return join(socket, travelId, null);
+}
+
+async function subscribeByCode(socket: RealtimeSocket, code: string, deps: Deps): Promise<Ack> {
+  if (roomFull(socket)) return refuse(REALTIME_MESSAGES.tooManyTravels);
+  if (!deps.codeAttempts.take(socket.data.ip)) return refuse(TRAVEL_MESSAGES.tooManyLookups);
+  let travelId: string;
+  try {
+    travelId = await deps.travels.watchableByCode(code, socket.data.auth?.scope ?? null);
+  } catch (err) {
+    if (err instanceof AppError) return refuse(err.message);
+    throw err;
+  }
+  // A room joined as a user who may see the travel stays that way (a wider right than the code's).
+  return join(socket, travelId, socket.data.travels.get(travelId) === null ? null : code);
+}
+
+async function join(socket: RealtimeSocket, travelId: string, code: string | null): Promise<Ack> {
+  if (socket.disconnected) return refuse(MSG.sessionExpired);
+  socket.data.travels.set(travelId, code);
   await socket.join(travelRoom(travelId));
   return { ok: true, travelId };
 }

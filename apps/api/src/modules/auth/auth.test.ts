@@ -34,12 +34,24 @@ describe('POST /api/authenticate', () => {
     expect(unknown.json()).toEqual(wrong.json());
   });
 
-  it('refuses a disabled user without opening a session', async () => {
+  it('answers a disabled user, or a user of a disabled enterprise, with the right password exactly like a wrong password', async () => {
+    const wrong = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Errada@123' });
     await ctx.db.updateTable('users').set({ disabled: true }).where('username', '=', 'maria.souza').execute();
-    const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
-    expect(res.statusCode).toBe(403);
-    expect(res.json().error).toBe(MSG.userDisabled);
+    const disabled = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
     await ctx.db.updateTable('users').set({ disabled: false }).where('username', '=', 'maria.souza').execute();
+    await ctx.db.updateTable('enterprises').set({ disabled: true }).where('name', '=', 'Vida Farma').execute();
+    const enterpriseDisabled = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
+    await ctx.db.updateTable('enterprises').set({ disabled: false }).where('name', '=', 'Vida Farma').execute();
+
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toBe(MSG.invalidCredentials);
+    for (const res of [disabled, enterpriseDisabled]) {
+      expect(res.statusCode).toBe(wrong.statusCode);
+      expect(res.json()).toEqual(wrong.json());
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+    const sessions = await ctx.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('sessions.id').where('users.username', '=', 'maria.souza').execute();
+    expect(sessions).toEqual([]);
   });
 
   it('rate-limits repeated attempts on one username from one address', async () => {

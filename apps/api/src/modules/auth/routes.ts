@@ -2,11 +2,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginBody, LoginResponse, MSG, OkResponse, SessionUser, UserClientIdResponse, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError, notFound, RetryLaterError } from '../../lib/errors';
+import { FixedWindowLimiter } from '../../realtime/fixed-window';
 import { findUserById, findUserInScope } from '../users/repository';
 import type { AppServices } from '../../services';
 
 export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  // Failed logins per address, whatever the username: password spraying tries one password on many (predictable)
+  // usernames, which the per-username limit below never sees. Once spent, every login from the address waits
+  // for the window, right password or not, so the answer tells nothing.
+  const failuresByAddress = new FixedWindowLimiter(services.config.loginFailuresPerAddressPerMinute, 60_000);
+
   app.post(
     '/api/authenticate',
     {
@@ -27,7 +33,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
         },
       },
     },
-    async (request) => services.auth.login(request.body.username, request.body.password, clientMeta(request)),
+    async (request) => {
+      if (failuresByAddress.exhausted(request.ip)) {
+        throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts, failuresByAddress.retryAfterSeconds());
+      }
+      try {
+        return await services.auth.login(request.body.username, request.body.password, clientMeta(request));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') failuresByAddress.take(request.ip);
+        throw err;
+      }
+    },
   );
 
   app.post(

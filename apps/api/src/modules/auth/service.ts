@@ -34,14 +34,12 @@ export class AuthService {
   async login(username: string, password: string, meta: ClientMeta): Promise<LoginResponse> {
     const candidate = await findLoginCandidate(this.db, username);
     const passwordOk = await verify(candidate?.password_hash ?? (await getDummyHash()), password).catch(() => false);
-    // One message whether the username exists or not.
-    if (!candidate || !passwordOk) {
-      if (candidate) this.record(candidate.id, meta, 401, 'Tentativa de login com senha incorreta');
+    // One answer whether the username does not exist, the password is wrong, or the account (or its enterprise)
+    // is disabled: only the right password of an active account learns anything, and every path verifies a
+    // hash first, so the time tells nothing either. The access log keeps the real reason for administrators.
+    if (!candidate || !passwordOk || candidate.disabled || candidate.enterprise_disabled) {
+      if (candidate) this.record(candidate.id, meta, 401, passwordOk ? 'Tentativa de login de usuário desativado' : 'Tentativa de login com senha incorreta');
       throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
-    }
-    if (candidate.disabled || candidate.enterprise_disabled) {
-      this.record(candidate.id, meta, 403, 'Tentativa de login de usuário desativado');
-      throw new AppError('FORBIDDEN', MSG.userDisabled);
     }
 
     const { token, expiresAt } = await this.sessions.create(candidate.id, meta);

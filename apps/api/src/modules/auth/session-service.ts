@@ -86,6 +86,25 @@ export class SessionService {
   }
 
   /**
+   * A live session by id, without renewing it: who it belongs to now (profile and enterprise may have changed since
+   * the socket connected). Null once expired, revoked or disabled.
+   */
+  async current(sessionId: string): Promise<AuthenticatedSession | null> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('enterprises as e', 'e.id', 'u.enterprise_id')
+      .select(['s.id as sessionId', 'u.id as userId', 'u.profile_id as profileId', 'u.enterprise_id as enterpriseId', 'u.name', 's.expires_at as expiresAt'])
+      .where('s.id', '=', sessionId)
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', this.clock.now())
+      .where('u.disabled', '=', false)
+      .where((eb) => eb.or([eb('e.disabled', 'is', null), eb('e.disabled', '=', false)]))
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /**
    * When a session ends, without renewing it: for long-lived connections (Socket.IO) that must stop when the
    * session does, but whose mere existence is not user activity. Null once expired, revoked or disabled.
    */

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import { hashPassword } from '../auth/service';
 import type { SessionService } from '../auth/session-service';
+import type { EventBus } from '../../realtime/event-bus';
 import { setEnterpriseDisabled } from '../enterprises/repository';
 import { findUserInScope, setUserDisabled, setUserPassword, updateUserIdentity } from './repository';
 
@@ -14,6 +15,7 @@ export class UserService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sessions: SessionService,
+    private readonly events: EventBus,
   ) {}
 
   /** Spec 001 §4: status true deactivates, false activates; a user or, for the super admin, an enterprise. */
@@ -23,6 +25,7 @@ export class UserService {
       if (auth.profileId !== Profile.SuperAdmin) throw forbidden();
       if (!(await setEnterpriseDisabled(this.db, target.clientId, deactivate, now))) throw notFound('Empresa não encontrada.');
       if (deactivate) this.sessions.announceEnded({ enterpriseId: target.clientId });
+      this.events.emit('access.changed', { enterpriseId: target.clientId });
       // The documents use the user texts for both; an enterprise screen says what happened to the enterprise.
       return deactivate ? MSG.enterpriseDeactivated : MSG.enterpriseActivated;
     }
@@ -32,6 +35,7 @@ export class UserService {
       if (!user) throw notFound('Usuário não encontrado.');
       await setUserDisabled(this.db, user.id, deactivate, now);
       if (deactivate) await this.sessions.revokeAllOf(user.id);
+      this.events.emit('access.changed', { userId: user.id });
     }
     return deactivate ? MSG.userDeactivated : MSG.userActivated;
   }
