@@ -19,6 +19,8 @@ import { UserService } from './modules/users/service';
 import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
 import { TravelService } from './modules/travels/service';
+import { MailService } from './modules/mail/mail-service';
+import { createMailTransport } from './modules/mail/transport';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -43,6 +45,8 @@ export interface AppServices {
   /** Threads that render and sign report files. */
   renderPool: RenderPool;
   reports: ReportService;
+  /** Outgoing e-mail, sent by a job (SMTP_URL, or .eml files in the outbox). */
+  mail: MailService;
 }
 
 export function createServices(
@@ -61,6 +65,7 @@ export function createServices(
   const renderPool = new RenderPool(config.reportWorkers);
   const reports = new ReportService(db, clock, config, jobs, renderPool, new ReportStorage(config.reportsDir), signing, log);
   defineReportJob(jobs, reports, config);
+  const mail = new MailService(jobs, createMailTransport(config, log), log);
   return {
     config,
     db,
@@ -80,5 +85,6 @@ export function createServices(
     jobs,
     renderPool,
     reports,
+    mail,
   };
 }

@@ -52,6 +52,11 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   reportTimeZone: 'America/Sao_Paulo',
   reportMaxReadings: 500_000,
   reportValidateMaxPerMinute: 30,
+  publicUrl: 'http://sentinela.test',
+  smtpUrl: undefined,
+  mailFrom: 'Sentinela <nao-responda@sentinela.test>',
+  // A fresh outbox per app (removed by close), unless a test gives one or an SMTP server.
+  mailOutboxDir: overrides.mailOutboxDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-outbox-')),
   ...overrides,
 });
 
@@ -118,6 +123,7 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
       await app.close();
       await database.close();
       rmSync(config.reportsDir, { recursive: true, force: true });
+      rmSync(config.mailOutboxDir, { recursive: true, force: true });
     },
   };
 }

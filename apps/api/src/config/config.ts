@@ -41,6 +41,11 @@ const Env = z.object({
   REPORT_TIME_ZONE: z.string().default('America/Sao_Paulo').refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo'),
   REPORT_MAX_READINGS: z.coerce.number().int().positive().default(500_000),
   REPORT_VALIDATE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Accounts and e-mail (A1–A14): links in e-mails point at PUBLIC_URL; without SMTP_URL messages go to files.
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Sentinela <nao-responda@sentinela.local>'),
+  MAIL_OUTBOX_DIR: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -90,6 +95,14 @@ export interface AppConfig {
   reportMaxReadings: number;
   /** Report validator uploads per address and minute (a public route). */
   reportValidateMaxPerMinute: number;
+  /** Where the web app is reached: the base of links sent by e-mail (confirmation, set password). */
+  publicUrl: string;
+  /** SMTP relay (smtp://user:pass@host:587, smtps://…); unset: messages are written to `mailOutboxDir` instead. */
+  smtpUrl: string | undefined;
+  /** Sender of every message. */
+  mailFrom: string;
+  /** Without SMTP_URL, each message is an .eml file here (default `<DATA_DIR>/outbox`). */
+  mailOutboxDir: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -137,6 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportTimeZone: e.REPORT_TIME_ZONE,
     reportMaxReadings: e.REPORT_MAX_READINGS,
     reportValidateMaxPerMinute: e.REPORT_VALIDATE_MAX_PER_MINUTE,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR || path.join(e.DATA_DIR, 'outbox')),
   };
 }
 

@@ -16,6 +16,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
   app.addHook('onClose', async () => {
     await services.jobs.stop();
     await services.renderPool.close();
+    services.mail.close();
   });
 }
 
