@@ -20,6 +20,7 @@ import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
 import { TravelService } from './modules/travels/service';
 import { MailService } from './modules/mail/mail-service';
+import { AccountService } from './modules/accounts/service';
 import { createMailTransport } from './modules/mail/transport';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
@@ -47,6 +48,8 @@ export interface AppServices {
   reports: ReportService;
   /** Outgoing e-mail, sent by a job (SMTP_URL, or .eml files in the outbox). */
   mail: MailService;
+  /** Sign-up, e-mail confirmation, password recovery. */
+  accounts: AccountService;
 }
 
 export function createServices(
@@ -86,5 +89,6 @@ export function createServices(
     renderPool,
     reports,
     mail,
+    accounts: new AccountService(db, clock, config, sessions, mail),
   };
 }

@@ -57,6 +57,12 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mailFrom: 'Sentinela <nao-responda@sentinela.test>',
   // A fresh outbox per app (removed by close), unless a test gives one or an SMTP server.
   mailOutboxDir: overrides.mailOutboxDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-outbox-')),
+  emailConfirmationHours: 48,
+  passwordResetMinutes: 15,
+  passwordResetMaxAttempts: 5,
+  passwordResetMaxPerEmailHour: 5,
+  accountRequestsMaxPerHour: 1000,
+  emailAvailableMaxPerMinute: 1000,
   ...overrides,
 });
 
