@@ -40,7 +40,7 @@ describe('routes and guards (P5)', () => {
   it('the signed-out menu lists only screens that exist', async () => {
     renderApp('/login');
     const nav = await screen.findByRole('navigation', { name: 'Menu' });
-    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Entrar', 'Rastrear viagem']);
+    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Cadastre-se', 'Entrar', 'Rastrear viagem']);
   });
 
   it('an expired window alerts, clears the session and goes to /login on the next navigation', async () => {

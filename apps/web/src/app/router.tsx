@@ -8,6 +8,10 @@ import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
   AccessLogPage,
   ClientDevicesPage,
+  ConfirmationPage,
+  ForgotPasswordPage,
+  RegisterPage,
+  ResetPasswordPage,
   DeviceHistoryPage,
   EditUserPage,
   EnterpriseUsersPage,
@@ -27,8 +31,7 @@ import { RouteErrorPage } from './RouteErrorPage';
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   open:      /register, /forgot-password, /reset-password, /complete-register, /telegram/:chatId/login,
- *              /confirmation/:token
+ *   open:      /complete-register, /telegram/:chatId/login
  *   protected: /profile, /acess-log, /plans, /locations, /financial, /firmware, /settings
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
@@ -42,7 +45,17 @@ export const routes: RouteObject[] = [
       { path: paths.home, element: <HomeRedirect /> },
       {
         element: <RedirectIfSignedIn />,
-        children: [{ element: <SignedOutLayout />, children: [{ path: paths.login, element: <LoginPage /> }] }],
+        children: [
+          {
+            element: <SignedOutLayout />,
+            children: [
+              { path: paths.login, element: <LoginPage /> },
+              { path: paths.register, element: <RegisterPage /> },
+              { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+              { path: paths.resetPassword, element: <ResetPasswordPage /> },
+            ],
+          },
+        ],
       },
       {
         element: <RequireSession />,
@@ -89,6 +102,8 @@ export const routes: RouteObject[] = [
         element: <SessionAwareLayout />,
         children: [
           { path: paths.localizator, element: <LocalizatorPage /> },
+          // Opened from an e-mail, in whatever state the browser is: signed in or not.
+          { path: '/confirmation/:token', element: <ConfirmationPage /> },
           { path: paths.reportValidator, element: <ReportValidatorPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

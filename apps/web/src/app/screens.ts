@@ -29,11 +29,9 @@ export interface PublicMenuScreen {
   label: string;
 }
 
-/**
- * Signed-out menu, in the documents' order. Later screens go in their slots:
- *   /register Cadastre-se (before Entrar).
- */
+/** Signed-out menu, in the documents' order. */
 export const publicScreens: readonly PublicMenuScreen[] = [
+  { path: paths.register, label: 'Cadastre-se' },
   { path: paths.login, label: 'Entrar' },
   { path: paths.localizator, label: 'Rastrear viagem' },
 ];

@@ -5,7 +5,10 @@
 export const paths = {
   home: '/',
   login: '/login',
+  register: '/register',
   forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  confirmation: (token: string) => `/confirmation/${encodeURIComponent(token)}`,
   reportValidator: '/report/validator',
   myDevices: '/my-devices',
   deviceHistory: (mac: string, id: string) => `/device-history/${encodeURIComponent(mac)}/${encodeURIComponent(id)}`,

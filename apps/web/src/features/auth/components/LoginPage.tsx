@@ -50,10 +50,10 @@ export function LoginPage() {
           <Button type="submit" loading={signIn.isPending} fullWidth>
             Entrar
           </Button>
-          {/* The documents put two links here: "Validar relatório" (R6) and "Esqueci minha senha" (/forgot-password,
-              A6), which comes back with its screen: a link to a page that does not exist yet is a dead link
-              (docs/adr/0006). */}
-          <Group justify="flex-end">
+          <Group justify="space-between">
+            <Anchor component={Link} to={paths.forgotPassword} size="sm">
+              Esqueci minha senha
+            </Anchor>
             <Anchor component={Link} to={paths.reportValidator} size="sm">
               Validar relatório
             </Anchor>
