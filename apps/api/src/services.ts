@@ -21,6 +21,7 @@ import { HistoryService } from './modules/readings/history-service';
 import { TravelService } from './modules/travels/service';
 import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
+import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
@@ -50,6 +51,8 @@ export interface AppServices {
   mail: MailService;
   /** Sign-up, e-mail confirmation, password recovery. */
   accounts: AccountService;
+  /** The signed-in user's own profile and password. */
+  profile: ProfileService;
 }
 
 export function createServices(
@@ -69,6 +72,7 @@ export function createServices(
   const reports = new ReportService(db, clock, config, jobs, renderPool, new ReportStorage(config.reportsDir), signing, log);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
+  const accounts = new AccountService(db, clock, config, sessions, mail);
   return {
     config,
     db,
@@ -89,6 +93,7 @@ export function createServices(
     renderPool,
     reports,
     mail,
-    accounts: new AccountService(db, clock, config, sessions, mail),
+    accounts,
+    profile: new ProfileService(db, clock, sessions, accounts),
   };
 }

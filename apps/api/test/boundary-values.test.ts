@@ -226,6 +226,13 @@ describe('boundary values stored through every write route', () => {
     await write('POST', '/api/client-active-inactive', admin, { client_id: state.newEnterprise, status: false });
     state.tokens.joao = await login(USERNAME_60);
 
+    // The signed-up account edits its own profile to the longest values and changes its password (A7).
+    const own = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
+    const profile = { name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(99) 99999-9999' };
+    await write('POST', '/api/profile/', own, profile);
+    await write('POST', '/api/profile', own, { ...profile, email: emailOf('t'), phone: '(11) 1234-5678' });
+    await write('POST', '/api/me/change-password', own, { current_password: PASSWORD_128, password: `Zz9#${'q'.repeat(124)}` });
+
     const renamed = await write<{ name: string }>('POST', `/api/devices/update-name/${MACS.chamber}`, aurora, { name: NAME_80 });
     expect(renamed.name).toBe(NAME_80);
     const notStarted = await travelId(ctx, CODES.auroraNotStarted);
@@ -295,6 +302,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/reports/')) return reports.map((r) => ({ id: r.id }));
   if (url.startsWith('/api/user/')) return (await ids('users')).map((id) => ({ id }));
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
+  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).
     const user = await ctx.db.selectFrom('users').select('id').where('verified', '=', false).executeTakeFirstOrThrow();

@@ -17,3 +17,4 @@ export * from './gateways';
 export * from './alarms';
 export * from './reports';
 export * from './accounts';
+export * from './site';
