@@ -10,6 +10,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const PASSWORD = 'Cadastro@2026';
+const CHANGED_PASSWORD = 'Trocada@2026';
 const NEW_PASSWORD = 'Recuperada@2026';
 
 async function signOut(page: Page) {
@@ -24,9 +25,21 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     const username = `carla${Date.now() % 100000}`;
     const { context, page } = await newPage(browser);
 
-    await page.goto('/login');
-    await page.getByRole('link', { name: 'Cadastre-se' }).click();
-    await page.waitForURL('**/register');
+    // The landing page (A1): plans and FAQ from the server.
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Preços' }).waitFor();
+    const cards = page.getByTestId('plan-card');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(3);
+    expect(await cards.first().innerText()).toContain('/mês');
+    await page.getByRole('tab', { name: 'Anual' }).click();
+    expect(await cards.first().innerText()).toContain('/ano');
+    await page.getByRole('button', { name: 'O que o Sentinela monitora?' }).click();
+    await page.getByText('Temperatura, umidade, bateria e posição').waitFor();
+    await screenshot(page, 'landing');
+    await page.getByRole('tab', { name: 'Mensal' }).click();
+    await page.getByRole('button', { name: 'Selecionar plano Profissional Mensal' }).click();
+    await page.waitForURL(/\/register\?plan_id=[0-9a-f-]+&cicle_id=[0-9a-f-]+$/);
     // The client's rules, before any call.
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await page.getByText('Você deve escolher uma senha').waitFor();
@@ -60,6 +73,39 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     await page.getByRole('link', { name: 'Ir para o Login' }).click();
     await login(page, username, PASSWORD);
     await page.waitForURL('**/my-devices');
+
+    // Profile (A7): edit, then change the password in the modal (it asks for the current one).
+    await page.getByRole('link', { name: 'Perfil' }).first().click();
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { name: 'Editar Perfil' }).waitFor();
+    await page.getByLabel(/^Nome( \*)?$/).fill('Carla Souza Lima');
+    await page.getByLabel('Telefone').fill('');
+    await page.getByLabel('Telefone').pressSequentially('2133334444');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Perfil editado com sucesso.').waitFor();
+    expect(await page.getByTestId('side-menu').innerText()).toContain('Carla Souza Lima');
+    await screenshot(page, 'profile-saved');
+    await page.reload();
+    expect(await page.getByLabel(/^Nome( \*)?$/).inputValue()).toBe('Carla Souza Lima');
+    expect(await page.getByLabel('Telefone').inputValue()).toBe('(21) 3333-4444');
+
+    await page.getByRole('button', { name: 'Alterar senha' }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByLabel('Senha atual').fill('Errada@123');
+    await modal.getByLabel(/^Nova senha/).fill(CHANGED_PASSWORD);
+    await modal.getByLabel('Confirmar Senha').fill(CHANGED_PASSWORD);
+    await modal.getByRole('button', { name: 'Alterar senha' }).click();
+    await modal.getByText('A senha atual está incorreta.').waitFor();
+    // Closes only by its button: Escape leaves it open.
+    await page.keyboard.press('Escape');
+    await modal.getByLabel('Senha atual').fill(PASSWORD);
+    await modal.getByRole('button', { name: 'Alterar senha' }).click();
+    await modal.getByText('Senha alterada com sucesso!').waitFor();
+    await screenshot(page, 'profile-password-changed');
+    await modal.getByRole('button', { name: 'Fechar' }).click();
+    await signOut(page);
+    await login(page, username, CHANGED_PASSWORD);
+    await page.waitForURL('**/my-devices');
     await signOut(page);
 
     await page.getByRole('link', { name: 'Esqueci minha senha' }).click();
@@ -86,15 +132,26 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     await screenshot(page, 'reset-password-done');
     await page.getByRole('link', { name: 'Login' }).click();
 
-    await login(page, username, PASSWORD);
+    await login(page, username, CHANGED_PASSWORD);
     await page.getByText('Usuário ou senha inválidos.').waitFor();
     await login(page, username, NEW_PASSWORD);
     await page.waitForURL('**/my-devices');
+
+    // The profile on a small screen.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto('/profile');
+    await page.getByRole('heading', { name: 'Editar Perfil' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'profile-mobile');
     await context.close();
   });
 
   it('the account screens fit a small screen', async () => {
     const { context, page } = await newPage(browser, { width: 375, height: 740 });
+    await page.goto('/');
+    await page.getByTestId('plan-card').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'landing-mobile');
     for (const [path, name] of [['/register', 'register-mobile'], ['/forgot-password', 'forgot-password-mobile'], ['/reset-password', 'reset-password-mobile']] as const) {
       await page.goto(path);
       await page.getByRole('heading').first().waitFor();
@@ -102,6 +159,42 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
       expect(overflow, path).toBeLessThanOrEqual(0);
       await screenshot(page, name);
     }
+    await context.close();
+  });
+});
+
+describe('around the accounts (page titles, favicon, return after login, expired session)', () => {
+  it('titles each screen, serves the favicon, and returns to the page asked for after login', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto('/');
+    await page.waitForFunction(() => document.title.includes('Monitoramento'));
+    expect(await page.title()).toBe('Monitoramento da cadeia fria · Sentinela');
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const favicon = await page.request.get(icon!);
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()['content-type']).toContain('svg');
+
+    await page.goto('/reports?x=1');
+    await page.waitForURL('**/login');
+    await page.waitForFunction(() => document.title === 'Entrar · Sentinela');
+    await page.getByLabel('Usuário').fill('aurora.adm');
+    await page.getByLabel('Senha', { exact: true }).fill('Sentinela@2026');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL('**/reports?x=1');
+    await page.waitForFunction(() => document.title.startsWith('Relatórios'));
+    await context.close();
+  });
+
+  it('a tab reopened on an expired session says so on /login', async () => {
+    const { context, page } = await newPage(browser);
+    await login(page, 'joao.silva');
+    await page.waitForURL('**/my-devices');
+    // The 5-minute window passed while the tab was closed.
+    await page.evaluate(() => sessionStorage.setItem('login_time', String(Date.now() - 1000)));
+    await page.reload();
+    await page.waitForURL('**/login');
+    await page.getByText('Sua sessão expirou, por favor efetue login novamente.').waitFor();
+    await screenshot(page, 'session-expired');
     await context.close();
   });
 });

@@ -53,6 +53,12 @@ export const ForgotPasswordPage = lazy(() =>
 export const ResetPasswordPage = lazy(() =>
   import('../features/accounts/components/ResetPasswordPage').then((module) => ({ default: module.ResetPasswordPage })),
 );
+export const ProfilePage = lazy(() =>
+  import('../features/profile/components/ProfilePage').then((module) => ({ default: module.ProfilePage })),
+);
+export const LandingPage = lazy(() =>
+  import('../features/landing/components/LandingPage').then((module) => ({ default: module.LandingPage })),
+);
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));
 export const AccessLogPage = lazy(() =>
   import('../features/access-log/components/AccessLogPage').then((module) => ({ default: module.AccessLogPage })),

@@ -14,9 +14,11 @@ describe('routes and guards (P5)', () => {
     expect(await screen.findByLabelText('Usuário')).toBeTruthy();
   });
 
-  it('/ goes to /login for visitors and to /my-devices when signed in', async () => {
+  it('/ shows the landing page to visitors and goes to /my-devices when signed in', async () => {
+    mockFetch(() => jsonResponse([]));
     const visitor = renderApp('/');
-    await waitFor(() => expect(visitor.router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByRole('heading', { name: /Sua carga na temperatura certa/ })).toBeTruthy();
+    expect(visitor.router.state.location.pathname).toBe('/');
     visitor.unmount();
 
     startSession(makeSession(1));

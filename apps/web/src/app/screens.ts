@@ -10,11 +10,11 @@ export interface MenuScreen {
 /**
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
- *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
  *   /firmware Firmwares 'firmware:manage'            (after Usuários, before Relatórios)
  *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
+  { path: paths.profile, label: 'Perfil', permission: 'profile:own' },
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
   { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
   { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },

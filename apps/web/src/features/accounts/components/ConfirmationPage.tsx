@@ -5,7 +5,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { paths, SIGNED_IN_HOME } from '../../../lib/paths';
-import { usePageTitle } from '../../../lib/page-title';
 import { useSession } from '../../../lib/session';
 import { verifyEmail } from '../api/accounts';
 import { AuthCard } from './AuthCard';
@@ -15,7 +14,6 @@ import { AuthCard } from './AuthCard';
  * call, and a second mount (React's strict mode, a re-render) must read that answer rather than spend it again.
  */
 export function ConfirmationPage() {
-  usePageTitle('Confirmação de e-mail');
   const { token = '' } = useParams();
   const session = useSession();
   const result = useQuery({

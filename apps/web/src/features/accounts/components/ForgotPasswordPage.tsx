@@ -6,13 +6,11 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { usePageTitle } from '../../../lib/page-title';
 import { useRequestPasswordReset } from '../api/accounts';
 import { AuthCard } from './AuthCard';
 
 /** /forgot-password (A6): asks the server to e-mail a recovery code, then on to /reset-password with the e-mail. */
 export function ForgotPasswordPage() {
-  usePageTitle('Esqueci minha senha');
   const navigate = useNavigate();
   const request = useRequestPasswordReset();
   const {

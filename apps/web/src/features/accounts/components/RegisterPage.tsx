@@ -9,7 +9,6 @@ import { PhoneInput } from '../../../components/form/PhoneInput';
 import { errorMessage } from '../../../lib/api-client';
 import { isEmailAvailable } from '../../../lib/email-availability';
 import { paths } from '../../../lib/paths';
-import { usePageTitle } from '../../../lib/page-title';
 import { useSignUp } from '../api/accounts';
 import { AuthCard } from './AuthCard';
 
@@ -17,7 +16,6 @@ const PASSWORD_HINT = 'No mínimo 8 caracteres, com letras, números e um destes
 
 /** /register (A3): the registrant and their company; the plan chosen on the landing page comes in the query. */
 export function RegisterPage() {
-  usePageTitle('Cadastre-se');
   const [query] = useSearchParams();
   const signUp = useSignUp();
   const [emailTaken, setEmailTaken] = useState(false);

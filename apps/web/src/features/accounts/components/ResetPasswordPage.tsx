@@ -6,7 +6,6 @@ import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { usePageTitle } from '../../../lib/page-title';
 import { useResetPassword } from '../api/accounts';
 import { AuthCard } from './AuthCard';
 
@@ -20,7 +19,6 @@ function emailFromState(state: unknown): string {
 
 /** /reset-password (A6): the e-mailed code and the new password. */
 export function ResetPasswordPage() {
-  usePageTitle('Alterar senha');
   const stateEmail = emailFromState(useLocation().state);
   const reset = useResetPassword();
   const {
