@@ -60,6 +60,18 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     await page.getByText('Cadastro concluído com sucesso!').waitFor();
     await screenshot(page, 'register-done');
 
+    // Not confirmed yet, the account signs in (ADR 0015); /profile offers "Reenviar e-mail".
+    await waitForMail(mailbox, email, /Confirme seu e-mail/);
+    await login(page, username, PASSWORD);
+    await page.waitForURL('**/my-devices');
+    await page.goto('/profile');
+    await page.getByText('Confirme seu e-mail').waitFor();
+    await page.getByRole('button', { name: 'Reenviar e-mail' }).click();
+    await page.getByText('Enviamos um novo e-mail de confirmação').waitFor();
+    await screenshot(page, 'profile-unconfirmed');
+    await signOut(page);
+    await expect.poll(async () => ((await (await fetch(`${mailbox}/messages`)).json()) as Array<{ to: string[] }>).filter((m) => m.to.includes(email)).length, { timeout: 30_000 }).toBe(2);
+
     const confirmation = await waitForMail(mailbox, email, /Confirme seu e-mail/);
     const link = /https?:\/\/\S+\/confirmation\/[A-Za-z0-9_-]+/.exec(confirmation.text)?.[0];
     expect(link).toBeTruthy();

@@ -67,6 +67,7 @@ export function updateSessionUser(patch: Partial<Pick<SessionUser, 'name' | 'use
 }
 
 export function clearSession(): void {
+  missedExpiry = false;
   for (const key of Object.values(KEYS)) sessionStorage.removeItem(key);
   if (current === null) return;
   current = null;
@@ -86,11 +87,8 @@ export function expireSession(): void {
   clearSession();
   // A tab reopened on an expired session finds it while the first screen renders, before the app's root has
   // subscribed (effects run children first): the notice waits for the first listener instead of being lost.
-  // Held only until the current task ends (React runs the root's effect in the same flush as the screen's).
-  if (expiryListeners.size === 0) {
-    missedExpiry = true;
-    queueMicrotask(() => (missedExpiry = false));
-  } else emit(expiryListeners);
+  if (expiryListeners.size === 0) missedExpiry = true;
+  else emit(expiryListeners);
 }
 
 /**
