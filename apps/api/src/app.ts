@@ -27,6 +27,9 @@ import { gatewayRoutes } from './modules/gateways/routes';
 import { alarmRoutes } from './modules/alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
 import { reportRoutes } from './modules/reports/routes';
+import { accountRoutes } from './modules/accounts/routes';
+import { profileRoutes } from './modules/profile/routes';
+import { siteRoutes } from './modules/site/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -71,7 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

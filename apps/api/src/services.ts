@@ -20,6 +20,10 @@ import { UserService } from './modules/users/service';
 import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
 import { TravelService } from './modules/travels/service';
+import { MailService } from './modules/mail/mail-service';
+import { AccountService } from './modules/accounts/service';
+import { ProfileService } from './modules/profile/service';
+import { createMailTransport } from './modules/mail/transport';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -46,6 +50,12 @@ export interface AppServices {
   /** Threads that read uploaded spreadsheets (ADR 13). */
   spreadsheetReaders: SpreadsheetReaderPool;
   reports: ReportService;
+  /** Outgoing e-mail, sent by a job (SMTP_URL, or .eml files in the outbox). */
+  mail: MailService;
+  /** Sign-up, e-mail confirmation, password recovery. */
+  accounts: AccountService;
+  /** The signed-in user's own profile and password. */
+  profile: ProfileService;
 }
 
 export function createServices(
@@ -65,6 +75,8 @@ export function createServices(
   const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
   const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log);
   defineReportJob(jobs, reports, config);
+  const mail = new MailService(jobs, createMailTransport(config, log), log);
+  const accounts = new AccountService(db, clock, config, sessions, mail);
   return {
     config,
     db,
@@ -85,5 +97,8 @@ export function createServices(
     renderPool,
     spreadsheetReaders,
     reports,
+    mail,
+    accounts,
+    profile: new ProfileService(db, clock, sessions, accounts),
   };
 }

@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { sha256 } from '../src/lib/tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANT_MAX_MS, INSTANT_MIN_MS, MAX_PAGE, Report, type z } from '@sentinela/contract';
 import { DEMO_PASSWORD } from '../src/seed/demo';
@@ -93,6 +94,7 @@ const state = {
   newEnterprise: '',
   newAdmin: '',
   newAdminUsername: '',
+  signedUpToken: '',
 };
 
 async function loginAll() {
@@ -131,6 +133,17 @@ describe('boundary values stored through every write route', () => {
     state.newAdminUsername = created.user.username;
     await write('POST', '/api/client/create', admin, { client: { name: `😀 ${longText(100)}` }, user: { email: emailOf('e'), password: PASSWORD_128 } });
     await login(state.newAdminUsername, PASSWORD_128);
+
+    // Sign-up (A3) with the longest values, then its confirmation resend and a recovery (A6) of that account.
+    expect((await call('POST', '/api/user/email-available', undefined, { email: emailOf('s') })).json()).toEqual({ available: true });
+    const signedUp = await call('POST', '/api/client', undefined, {
+      name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(11) 98765-4321', password: PASSWORD_128, client: { name: NAME_120 },
+    });
+    expect(signedUp.statusCode, signedUp.body).toBe(200);
+    state.signedUpToken = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
+    await write('POST', '/api/verify-email/resend', state.signedUpToken);
+    expect((await call('POST', '/api/password/request/reset', undefined, { email: emailOf('s') })).statusCode).toBe(200);
+    expect((await call('POST', '/api/password/reset', undefined, { email: emailOf('s'), code: '000000', password: PASSWORD_128 })).statusCode).toBe(400);
 
     await write('POST', '/api/gateways', aurora, { name: NAME_80 });
     // Limits just inside the bounds, so readings at the bounds open alarms; another device's limits at the bounds.
@@ -213,6 +226,13 @@ describe('boundary values stored through every write route', () => {
     await write('POST', '/api/client-active-inactive', admin, { client_id: state.newEnterprise, status: false });
     state.tokens.joao = await login(USERNAME_60);
 
+    // The signed-up account edits its own profile to the longest values and changes its password (A7).
+    const own = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
+    const profile = { name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(99) 99999-9999' };
+    await write('POST', '/api/profile/', own, profile);
+    await write('POST', '/api/profile', own, { ...profile, email: emailOf('t'), phone: '(11) 1234-5678' });
+    await write('POST', '/api/me/change-password', own, { current_password: PASSWORD_128, password: `Zz9#${'q'.repeat(124)}` });
+
     const renamed = await write<{ name: string }>('POST', `/api/devices/update-name/${MACS.chamber}`, aurora, { name: NAME_80 });
     expect(renamed.name).toBe(NAME_80);
     const notStarted = await travelId(ctx, CODES.auroraNotStarted);
@@ -282,6 +302,14 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/reports/')) return reports.map((r) => ({ id: r.id }));
   if (url.startsWith('/api/user/')) return (await ids('users')).map((id) => ({ id }));
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
+  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
+  if (key === 'token') {
+    // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).
+    const user = await ctx.db.selectFrom('users').select('id').where('verified', '=', false).executeTakeFirstOrThrow();
+    const token = `boundary-${'t'.repeat(40)}`;
+    await ctx.db.insertInto('email_verifications').values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + 86_400_000), used_at: null }).execute();
+    return [{ token }];
+  }
   if (url.includes('device')) return (await ids('devices')).map((id) => ({ id }));
   throw new Error(`${route.key}: which stored rows fill ${key}? Teach pathValues.`);
 }

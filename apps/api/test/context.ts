@@ -75,6 +75,17 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   reportUploadMaxPerMinute: 100,
   reportQueueMaxPerUser: 1000,
   reportQueueMaxPerEnterprise: 3000,
+  publicUrl: 'http://sentinela.test',
+  smtpUrl: undefined,
+  mailFrom: 'Sentinela <nao-responda@sentinela.test>',
+  // A fresh outbox per app (removed by close), unless a test gives one or an SMTP server.
+  mailOutboxDir: overrides.mailOutboxDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-outbox-')),
+  emailConfirmationHours: 48,
+  passwordResetMinutes: 15,
+  passwordResetMaxAttempts: 5,
+  passwordResetMaxPerEmailHour: 5,
+  accountRequestsMaxPerHour: 1000,
+  emailAvailableMaxPerMinute: 1000,
   ...overrides,
 });
 
@@ -141,6 +152,7 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
       await app.close();
       await database.close();
       rmSync(config.reportsDir, { recursive: true, force: true });
+      rmSync(config.mailOutboxDir, { recursive: true, force: true });
     },
   };
 }

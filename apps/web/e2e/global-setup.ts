@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startRoutingServer, startTileServer } from './fake-map-services';
+import { startMailServer } from './fake-mail-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     /** Local fakes of the map services, which the API hands the web app through /config.json. */
     tileURL: string;
     routingURL: string;
+    /** The local SMTP server's mailbox (GET /messages): what the product e-mailed. */
+    mailboxURL: string;
   }
 }
 
@@ -57,6 +60,7 @@ export default async function setup(project: TestProject) {
 
   const tiles = await startTileServer();
   const routing = await startRoutingServer();
+  const mail = await startMailServer();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -78,6 +82,8 @@ export default async function setup(project: TestProject) {
       // The specs sign the same demo users in many times a minute, from one address; the login limit itself
       // (10 a minute) is checked by the API tests.
       LOGIN_MAX_PER_MINUTE: '100',
+      SMTP_URL: mail.smtpUrl,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -87,11 +93,12 @@ export default async function setup(project: TestProject) {
   project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
   project.provide('tileURL', tiles.url);
   project.provide('routingURL', routing.url);
+  project.provide('mailboxURL', mail.mailboxUrl);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await Promise.all([tiles.close(), routing.close()]);
+    await Promise.all([tiles.close(), routing.close(), mail.close()]);
     stopPostgres?.();
   };
 }

@@ -16,3 +16,5 @@ export * from './ingest';
 export * from './gateways';
 export * from './alarms';
 export * from './reports';
+export * from './accounts';
+export * from './site';

@@ -71,6 +71,17 @@ const Env = z.object({
   REPORT_UPLOAD_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
   REPORT_QUEUE_MAX_PER_USER: z.coerce.number().int().positive().default(1000),
   REPORT_QUEUE_MAX_PER_ENTERPRISE: z.coerce.number().int().positive().default(3000),
+  // Accounts and e-mail (A1–A14): links in e-mails point at PUBLIC_URL; without SMTP_URL messages go to files.
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Sentinela <nao-responda@sentinela.local>'),
+  MAIL_OUTBOX_DIR: z.string().optional(),
+  EMAIL_CONFIRMATION_HOURS: z.coerce.number().int().positive().default(48),
+  PASSWORD_RESET_MINUTES: z.coerce.number().int().positive().default(15),
+  PASSWORD_RESET_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  PASSWORD_RESET_MAX_PER_EMAIL_HOUR: z.coerce.number().int().positive().default(5),
+  ACCOUNT_REQUESTS_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
+  EMAIL_AVAILABLE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 
 export interface AppConfig {
@@ -153,6 +164,25 @@ export interface AppConfig {
   /** Reports not yet generated one user, and one enterprise, may have in the queue. */
   reportQueueMaxPerUser: number;
   reportQueueMaxPerEnterprise: number;
+  /** Where the web app is reached: the base of links sent by e-mail (confirmation, set password). */
+  publicUrl: string;
+  /** SMTP relay (smtp://user:pass@host:587, smtps://…); unset: messages are written to `mailOutboxDir` instead. */
+  smtpUrl: string | undefined;
+  /** Sender of every message. */
+  mailFrom: string;
+  /** Without SMTP_URL, each message is an .eml file here (default `<DATA_DIR>/outbox`). */
+  mailOutboxDir: string;
+  /** How long an e-mail confirmation link works. */
+  emailConfirmationHours: number;
+  /** How long a password recovery code works, and how many wrong tries it takes before it is spent. */
+  passwordResetMinutes: number;
+  passwordResetMaxAttempts: number;
+  /** Recovery codes sent to one e-mail per hour; beyond it, requests are answered the same but send nothing. */
+  passwordResetMaxPerEmailHour: number;
+  /** Sign-ups, recovery requests and confirmation resends per client address and hour. */
+  accountRequestsMaxPerHour: number;
+  /** E-mail availability checks per client address and minute (each one tells whether an account exists). */
+  emailAvailableMaxPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -224,6 +254,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportUploadMaxPerMinute: e.REPORT_UPLOAD_MAX_PER_MINUTE,
     reportQueueMaxPerUser: e.REPORT_QUEUE_MAX_PER_USER,
     reportQueueMaxPerEnterprise: e.REPORT_QUEUE_MAX_PER_ENTERPRISE,
+    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR || path.join(e.DATA_DIR, 'outbox')),
+    emailConfirmationHours: e.EMAIL_CONFIRMATION_HOURS,
+    passwordResetMinutes: e.PASSWORD_RESET_MINUTES,
+    passwordResetMaxAttempts: e.PASSWORD_RESET_MAX_ATTEMPTS,
+    passwordResetMaxPerEmailHour: e.PASSWORD_RESET_MAX_PER_EMAIL_HOUR,
+    accountRequestsMaxPerHour: e.ACCOUNT_REQUESTS_MAX_PER_HOUR,
+    emailAvailableMaxPerMinute: e.EMAIL_AVAILABLE_MAX_PER_MINUTE,
   };
 }
 

@@ -17,6 +17,11 @@ export interface JobDefinition<T> {
   concurrency: number;
   /** Attempts after the first one. */
   retryLimit: number;
+  /** Seconds before a retry (default 1); with `retryBackoff`, doubled at each attempt (a relay that is down). */
+  retryDelaySeconds?: number;
+  retryBackoff?: boolean;
+  /** How long a finished job's row (and its payload) is kept; default pg-boss's 7 days. */
+  deleteAfterSeconds?: number;
   /** An attempt still running after this long is taken as dead (its server died) and retried or failed. */
   expireInSeconds: number;
   handler(data: T): Promise<void>;
@@ -56,7 +61,9 @@ export class JobQueue {
     for (const definition of this.definitions.values()) {
       const options = {
         retryLimit: definition.retryLimit,
-        retryDelay: 1,
+        retryDelay: definition.retryDelaySeconds ?? 1,
+        retryBackoff: definition.retryBackoff ?? false,
+        ...(definition.deleteAfterSeconds === undefined ? {} : { deleteAfterSeconds: definition.deleteAfterSeconds }),
         expireInSeconds: definition.expireInSeconds,
         // Wake a worker the moment a job is sent instead of at its next poll.
         notify: true,

@@ -17,6 +17,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     await services.jobs.stop();
     await services.renderPool.close();
     await services.spreadsheetReaders.close();
+    services.mail.close();
   });
 }
 

@@ -1,3 +1,4 @@
+import { seedDemoSite } from './demo-site';
 import { sql } from 'kysely';
 import { Profile } from '@sentinela/contract';
 import type { Db } from '../db/database';
@@ -120,6 +121,7 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<void> {
     }
     await insertReadings(trx, readings);
     await seedTravels(trx, now);
+    await seedDemoSite(trx);
   });
 }
 

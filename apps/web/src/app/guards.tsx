@@ -1,21 +1,24 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { can, MSG, type Permission } from '@sentinela/contract';
-import { useEffect } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { PageFallback } from './layout/PageFallback';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { paths, SIGNED_IN_HOME } from '../lib/paths';
+import { paths, returnPath, SIGNED_IN_HOME } from '../lib/paths';
 import { expireSession, isSessionExpired, SignedInContext, useSession } from '../lib/session';
 
 /** Protected routes (P5): without a session, go to /login. */
 export function RequireSession() {
   const session = useSession();
-  const { pathname } = useLocation();
+  const { pathname, search, hash } = useLocation();
 
   // A window that closed while the tab sat idle ends on the next navigation, not only on the next request.
   useEffect(() => {
     if (isSessionExpired()) expireSession();
   }, [pathname]);
 
-  if (!session) return <Navigate to={paths.login} replace />;
+  // Opened without a session: the login returns to this page. A session that ends here (Sair, expiry) does not.
+  const [openedSignedOut] = useState(session === null);
+  if (!session) return <Navigate to={paths.login} replace state={openedSignedOut ? { from: `${pathname}${search}${hash}` } : undefined} />;
   return (
     <SignedInContext value={session}>
       <Outlet />
@@ -26,13 +29,14 @@ export function RequireSession() {
 /** Signed-out screens such as /login: a signed-in user goes to /my-devices. */
 export function RedirectIfSignedIn() {
   const session = useSession();
-  return session ? <Navigate to={SIGNED_IN_HOME} replace /> : <Outlet />;
+  const { state } = useLocation();
+  return session ? <Navigate to={returnPath(state)} replace /> : <Outlet />;
 }
 
-/** `/`: until the landing page (A1) exists, visitors go to /login and signed-in users to /my-devices. */
-export function HomeRedirect() {
+/** `/` (A1): visitors see the landing page (`visitor`), signed-in users go to /my-devices. */
+export function HomeRedirect({ visitor }: { visitor: ReactNode }) {
   const session = useSession();
-  return <Navigate to={session ? SIGNED_IN_HOME : paths.login} replace />;
+  return session ? <Navigate to={SIGNED_IN_HOME} replace /> : <Suspense fallback={<PageFallback />}>{visitor}</Suspense>;
 }
 
 /**

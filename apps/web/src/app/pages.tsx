@@ -41,6 +41,24 @@ export const ReportsPage = lazy(() =>
 export const ReportValidatorPage = lazy(() =>
   import('../features/reports/components/ReportValidatorPage').then((module) => ({ default: module.ReportValidatorPage })),
 );
+export const RegisterPage = lazy(() =>
+  import('../features/accounts/components/RegisterPage').then((module) => ({ default: module.RegisterPage })),
+);
+export const ConfirmationPage = lazy(() =>
+  import('../features/accounts/components/ConfirmationPage').then((module) => ({ default: module.ConfirmationPage })),
+);
+export const ForgotPasswordPage = lazy(() =>
+  import('../features/accounts/components/ForgotPasswordPage').then((module) => ({ default: module.ForgotPasswordPage })),
+);
+export const ResetPasswordPage = lazy(() =>
+  import('../features/accounts/components/ResetPasswordPage').then((module) => ({ default: module.ResetPasswordPage })),
+);
+export const ProfilePage = lazy(() =>
+  import('../features/profile/components/ProfilePage').then((module) => ({ default: module.ProfilePage })),
+);
+export const LandingPage = lazy(() =>
+  import('../features/landing/components/LandingPage').then((module) => ({ default: module.LandingPage })),
+);
 export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) => ({ default: module.NotFoundPage })));
 export const AccessLogPage = lazy(() =>
   import('../features/access-log/components/AccessLogPage').then((module) => ({ default: module.AccessLogPage })),

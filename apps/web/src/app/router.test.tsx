@@ -14,9 +14,11 @@ describe('routes and guards (P5)', () => {
     expect(await screen.findByLabelText('Usuário')).toBeTruthy();
   });
 
-  it('/ goes to /login for visitors and to /my-devices when signed in', async () => {
+  it('/ shows the landing page to visitors and goes to /my-devices when signed in', async () => {
+    mockFetch(() => jsonResponse([]));
     const visitor = renderApp('/');
-    await waitFor(() => expect(visitor.router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByRole('heading', { name: /Sua carga na temperatura certa/ })).toBeTruthy();
+    expect(visitor.router.state.location.pathname).toBe('/');
     visitor.unmount();
 
     startSession(makeSession(1));
@@ -40,7 +42,7 @@ describe('routes and guards (P5)', () => {
   it('the signed-out menu lists only screens that exist', async () => {
     renderApp('/login');
     const nav = await screen.findByRole('navigation', { name: 'Menu' });
-    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Entrar', 'Rastrear viagem']);
+    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Cadastre-se', 'Entrar', 'Rastrear viagem']);
   });
 
   it('an expired window alerts, clears the session and goes to /login on the next navigation', async () => {

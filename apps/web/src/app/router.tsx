@@ -8,14 +8,20 @@ import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
   AccessLogPage,
   ClientDevicesPage,
+  ConfirmationPage,
+  ForgotPasswordPage,
+  RegisterPage,
+  ResetPasswordPage,
   DeviceHistoryPage,
   EditUserPage,
   EnterpriseUsersPage,
   EnterprisesPage,
+  LandingPage,
   LocalizatorPage,
   LoginPage,
   MyDevicesPage,
   NotFoundPage,
+  ProfilePage,
   RegisterEnterprisePage,
   ReportsPage,
   ReportValidatorPage,
@@ -27,9 +33,8 @@ import { RouteErrorPage } from './RouteErrorPage';
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   open:      /register, /forgot-password, /reset-password, /complete-register, /telegram/:chatId/login,
- *              /confirmation/:token
- *   protected: /profile, /acess-log, /plans, /locations, /financial, /firmware, /settings
+ *   open:      /complete-register, /telegram/:chatId/login
+ *   protected: /acess-log, /plans, /locations, /financial, /firmware, /settings
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
@@ -39,10 +44,20 @@ export const routes: RouteObject[] = [
     element: <AppRoot />,
     errorElement: <RouteErrorPage />,
     children: [
-      { path: paths.home, element: <HomeRedirect /> },
+      { handle: { title: 'Monitoramento da cadeia fria' }, path: paths.home, element: <HomeRedirect visitor={<LandingPage />} /> },
       {
         element: <RedirectIfSignedIn />,
-        children: [{ element: <SignedOutLayout />, children: [{ path: paths.login, element: <LoginPage /> }] }],
+        children: [
+          {
+            element: <SignedOutLayout />,
+            children: [
+              { handle: { title: 'Entrar' }, path: paths.login, element: <LoginPage /> },
+              { handle: { title: 'Cadastre-se' }, path: paths.register, element: <RegisterPage /> },
+              { handle: { title: 'Esqueci minha senha' }, path: paths.forgotPassword, element: <ForgotPasswordPage /> },
+              { handle: { title: 'Alterar senha' }, path: paths.resetPassword, element: <ResetPasswordPage /> },
+            ],
+          },
+        ],
       },
       {
         element: <RequireSession />,
@@ -50,36 +65,37 @@ export const routes: RouteObject[] = [
           {
             element: <SignedInLayout />,
             children: [
-              { path: paths.myDevices, element: <MyDevicesPage /> },
-              { path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
+              { handle: { title: 'Perfil' }, path: paths.profile, element: <ProfilePage /> },
+              { handle: { title: 'Meus Dispositivos' }, path: paths.myDevices, element: <MyDevicesPage /> },
+              { handle: { title: 'Histórico do dispositivo' }, path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
               // Every profile reads its reports ('reports:read'); the server scopes the list.
-              { path: paths.reports, element: <ReportsPage /> },
+              { handle: { title: 'Relatórios' }, path: paths.reports, element: <ReportsPage /> },
               {
                 element: <RequirePermission permission="travels:read" />,
-                children: [{ path: paths.directions, element: <TravelsPage /> }],
+                children: [{ handle: { title: 'Viagens' }, path: paths.directions, element: <TravelsPage /> }],
               },
               {
                 element: <RequirePermission permission="client-devices:read" />,
-                children: [{ path: paths.clientDevices, element: <ClientDevicesPage /> }],
+                children: [{ handle: { title: 'Dispositivos' }, path: paths.clientDevices, element: <ClientDevicesPage /> }],
               },
               {
                 element: <RequirePermission permission="enterprises:manage" />,
                 children: [
-                  { path: paths.enterprises, element: <EnterprisesPage /> },
-                  { path: paths.registerEnterprise, element: <RegisterEnterprisePage /> },
+                  { handle: { title: 'Empresas' }, path: paths.enterprises, element: <EnterprisesPage /> },
+                  { handle: { title: 'Cadastro de empresa' }, path: paths.registerEnterprise, element: <RegisterEnterprisePage /> },
                 ],
               },
               {
                 element: <RequirePermission permission="users:manage" />,
                 children: [
-                  { path: paths.selectUser, element: <SelectUserPage /> },
-                  { path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
-                  { path: paths.editUser, element: <EditUserPage /> },
+                  { handle: { title: 'Usuários' }, path: paths.selectUser, element: <SelectUserPage /> },
+                  { handle: { title: 'Usuários da empresa' }, path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
+                  { handle: { title: 'Editar usuário' }, path: paths.editUser, element: <EditUserPage /> },
                 ],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,
-                children: [{ path: paths.accessLog, element: <AccessLogPage /> }],
+                children: [{ handle: { title: 'Log de acesso' }, path: paths.accessLog, element: <AccessLogPage /> }],
               },
             ],
           },
@@ -88,9 +104,11 @@ export const routes: RouteObject[] = [
       {
         element: <SessionAwareLayout />,
         children: [
-          { path: paths.localizator, element: <LocalizatorPage /> },
-          { path: paths.reportValidator, element: <ReportValidatorPage /> },
-          { path: '*', element: <NotFoundPage /> },
+          { handle: { title: 'Localizador' }, path: paths.localizator, element: <LocalizatorPage /> },
+          // Opened from an e-mail, in whatever state the browser is: signed in or not.
+          { handle: { title: 'Confirmação de e-mail' }, path: '/confirmation/:token', element: <ConfirmationPage /> },
+          { handle: { title: 'Validar relatório' }, path: paths.reportValidator, element: <ReportValidatorPage /> },
+          { handle: { title: 'Página não encontrada' }, path: '*', element: <NotFoundPage /> },
         ],
       },
     ],

@@ -10,11 +10,11 @@ export interface MenuScreen {
 /**
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
- *   /profile Perfil 'profile:own'                    (before Meus Dispositivos)
  *   /firmware Firmwares 'firmware:manage'            (after Usuários, before Relatórios)
  *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
+  { path: paths.profile, label: 'Perfil', permission: 'profile:own' },
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
   { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
   { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },
@@ -29,11 +29,9 @@ export interface PublicMenuScreen {
   label: string;
 }
 
-/**
- * Signed-out menu, in the documents' order. Later screens go in their slots:
- *   /register Cadastre-se (before Entrar).
- */
+/** Signed-out menu, in the documents' order. */
 export const publicScreens: readonly PublicMenuScreen[] = [
+  { path: paths.register, label: 'Cadastre-se' },
   { path: paths.login, label: 'Entrar' },
   { path: paths.localizator, label: 'Rastrear viagem' },
 ];

@@ -5,8 +5,12 @@
 export const paths = {
   home: '/',
   login: '/login',
+  register: '/register',
   forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  confirmation: (token: string) => `/confirmation/${encodeURIComponent(token)}`,
   reportValidator: '/report/validator',
+  profile: '/profile',
   myDevices: '/my-devices',
   deviceHistory: (mac: string, id: string) => `/device-history/${encodeURIComponent(mac)}/${encodeURIComponent(id)}`,
   clientDevices: '/client-devices',
@@ -32,3 +36,13 @@ export function withQuery(path: string, query: Record<string, string | number | 
 
 /** Where a signed-in user lands (login, /, and signed-in visits to /login). */
 export const SIGNED_IN_HOME = paths.myDevices;
+
+/**
+ * Where to go after signing in: the page that was asked for when the session guard sent the user to /login
+ * (navigation state `from`), or the home. Only a path of this site: never `//host` nor an absolute URL.
+ */
+export function returnPath(state: unknown): string {
+  const from = state && typeof state === 'object' && 'from' in state ? state.from : undefined;
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\') || from === paths.login) return SIGNED_IN_HOME;
+  return from;
+}

@@ -56,7 +56,18 @@ export function startSession(session: Session, now: number = Date.now()): void {
   emit(listeners);
 }
 
+/** After the user edits their own profile: the stored user shows the new name, username and e-mail. */
+export function updateSessionUser(patch: Partial<Pick<SessionUser, 'name' | 'username' | 'email' | 'phone' | 'verified'>>): void {
+  const session = getSession();
+  if (!session) return;
+  const next: Session = { ...session, user: { ...session.user, ...patch } };
+  sessionStorage.setItem(KEYS.user, JSON.stringify(next.user));
+  current = next;
+  emit(listeners);
+}
+
 export function clearSession(): void {
+  missedExpiry = false;
   for (const key of Object.values(KEYS)) sessionStorage.removeItem(key);
   if (current === null) return;
   current = null;
@@ -67,11 +78,17 @@ export function isSessionExpired(now: number = Date.now()): boolean {
   return getSession() !== null && now > getSessionDeadline();
 }
 
+// An expiry found before anyone listened (see expireSession).
+let missedExpiry = false;
+
 /** Drops an expired session and tells the app once, so it can alert the user and go to /login. */
 export function expireSession(): void {
   if (getSession() === null) return;
   clearSession();
-  emit(expiryListeners);
+  // A tab reopened on an expired session finds it while the first screen renders, before the app's root has
+  // subscribed (effects run children first): the notice waits for the first listener instead of being lost.
+  if (expiryListeners.size === 0) missedExpiry = true;
+  else emit(expiryListeners);
 }
 
 /**
@@ -91,6 +108,10 @@ export function touchSession(now: number = Date.now()): string | null {
 
 export function onSessionExpired(listener: Listener): () => void {
   expiryListeners.add(listener);
+  if (missedExpiry) {
+    missedExpiry = false;
+    listener();
+  }
   return () => expiryListeners.delete(listener);
 }
 

@@ -57,6 +57,7 @@ describe('SideMenu (P6, P8)', () => {
     renderWithProviders(<SideMenu session={makeSession(1)} onLogout={() => {}} />);
     const links = within(screen.getByRole('navigation')).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Perfil', '/profile'],
       ['Meus Dispositivos', '/my-devices'],
       ['Dispositivos', '/client-devices'],
       ['Empresas', '/enterprises'],

@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Button, Container, Group } from '@mantine/core';
+import { Anchor, AppShell, Burger, Button, Container, Group, Menu } from '@mantine/core';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { paths } from '../../lib/paths';
@@ -16,7 +16,7 @@ export function SignedOutLayout() {
           <Anchor component={Link} to={paths.home} fw={700} size="lg" underline="never">
             Sentinela
           </Anchor>
-          <Group gap="xs" component="nav" aria-label="Menu">
+          <Group gap="xs" component="nav" aria-label="Menu" visibleFrom="sm">
             {publicScreens.map((item) => (
               <Button
                 key={item.path}
@@ -28,6 +28,19 @@ export function SignedOutLayout() {
               </Button>
             ))}
           </Group>
+          {/* Small screens: the same entries behind a burger, so the header never wraps over the page. */}
+          <Menu position="bottom-end" width={200}>
+            <Menu.Target>
+              <Burger hiddenFrom="sm" aria-label="Abrir menu" size="sm" />
+            </Menu.Target>
+            <Menu.Dropdown>
+              {publicScreens.map((item) => (
+                <Menu.Item key={item.path} component={Link} to={item.path}>
+                  {item.label}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
         </Group>
       </AppShell.Header>
       <AppShell.Main>

@@ -3,14 +3,15 @@ import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, T
 import { LoginBody, MSG } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
-import { paths, SIGNED_IN_HOME } from '../../../lib/paths';
+import { paths, returnPath } from '../../../lib/paths';
 import { useSignIn } from '../api/sign-in';
 
 /** /login (A2). */
 export function LoginPage() {
   const navigate = useNavigate();
+  const { state } = useLocation();
   const signIn = useSignIn();
   const {
     register,
@@ -19,7 +20,7 @@ export function LoginPage() {
   } = useForm({ resolver: zodResolver(LoginBody), defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit((credentials) =>
-    signIn.mutate(credentials, { onSuccess: () => void navigate(SIGNED_IN_HOME, { replace: true }) }),
+    signIn.mutate(credentials, { onSuccess: () => void navigate(returnPath(state), { replace: true }) }),
   );
 
   return (
@@ -50,10 +51,10 @@ export function LoginPage() {
           <Button type="submit" loading={signIn.isPending} fullWidth>
             Entrar
           </Button>
-          {/* The documents put two links here: "Validar relatório" (R6) and "Esqueci minha senha" (/forgot-password,
-              A6), which comes back with its screen: a link to a page that does not exist yet is a dead link
-              (docs/adr/0006). */}
-          <Group justify="flex-end">
+          <Group justify="space-between">
+            <Anchor component={Link} to={paths.forgotPassword} size="sm">
+              Esqueci minha senha
+            </Anchor>
             <Anchor component={Link} to={paths.reportValidator} size="sm">
               Validar relatório
             </Anchor>

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+
+/** The account a recovery or confirmation is about, by e-mail (any case). */
+export async function findAccountByEmail(db: Db, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email', 'verified', 'disabled'])
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function insertEmailVerification(db: Db, values: { tokenHash: Buffer; userId: string; expiresAt: Date }): Promise<void> {
+  await db.insertInto('email_verifications').values({ token_hash: values.tokenHash, user_id: values.userId, expires_at: values.expiresAt, used_at: null }).execute();
+}
+
+/**
+ * Spends a confirmation token: marks it used and the user verified, in one statement so that two clicks on the
+ * link cannot both succeed. Null when the token is unknown, spent or expired.
+ */
+export async function consumeEmailVerification(db: Db, tokenHash: Buffer, now: Date): Promise<{ userId: string } | null> {
+  return db.transaction().execute(async (trx) => {
+    const spent = await trx
+      .updateTable('email_verifications')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!spent) return null;
+    await trx.updateTable('users').set({ verified: true, updated_at: now }).where('id', '=', spent.user_id).execute();
+    return { userId: spent.user_id };
+  });
+}
+
+/** Earlier links stop working when a new one is sent: only the latest message is the one to follow. */
+export async function expireEmailVerificationsOf(db: Db, userId: string, now: Date): Promise<void> {
+  await db.updateTable('email_verifications').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+export async function countRecentPasswordResets(db: Db, userId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('password_resets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A new code replaces every earlier one of the user. */
+export async function insertPasswordReset(db: Db, values: { userId: string; codeHash: string; expiresAt: Date; now: Date }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('password_resets').set({ used_at: values.now }).where('user_id', '=', values.userId).where('used_at', 'is', null).execute();
+    await trx
+      .insertInto('password_resets')
+      .values({ user_id: values.userId, code_hash: values.codeHash, expires_at: values.expiresAt, used_at: null, created_at: values.now })
+      .execute();
+  });
+}
+
+/** The user's live code: not spent, not expired, attempts left. */
+export async function findLivePasswordReset(db: Db, userId: string, now: Date, maxAttempts: number) {
+  return db
+    .selectFrom('password_resets')
+    .select(['id', 'code_hash', 'attempts'])
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('attempts', '<', maxAttempts)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** Counts a try before the code is checked, so parallel guesses cannot exceed the limit. False when none was left. */
+export async function takePasswordResetAttempt(db: Db, id: string, maxAttempts: number): Promise<boolean> {
+  const row = await db
+    .updateTable('password_resets')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('attempts', '<', maxAttempts)
+    .returning('id')
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Marks the code used; false when another request spent it first. */
+export async function spendPasswordReset(db: Db, id: string, now: Date): Promise<boolean> {
+  const row = await db.updateTable('password_resets').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).returning('id').executeTakeFirst();
+  return !!row;
+}
+
+export async function findPlanCycle(db: Db, planId: string, cycleId: string) {
+  return db.selectFrom('plan_cycles').select(['id']).where('id', '=', cycleId).where('plan_id', '=', planId).executeTakeFirst();
+}

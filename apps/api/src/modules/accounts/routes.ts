@@ -1,0 +1,78 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ACCOUNT_MESSAGES,
+  AccountMessageResponse,
+  EmailAvailableBody,
+  EmailAvailableResponse,
+  RequestPasswordResetBody,
+  ResetPasswordBody,
+  SignUpBody,
+  VerifyEmailParams,
+} from '@sentinela/contract';
+import { AppError } from '../../lib/errors';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+
+/** Sign-up, e-mail confirmation and password recovery (A3, A5, A6): public routes, limited per client address. */
+export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const { accounts, config } = services;
+  const perHour = {
+    max: config.accountRequestsMaxPerHour,
+    timeWindow: '1 hour',
+    errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', ACCOUNT_MESSAGES.tooManyAccountRequests),
+  };
+
+  app.post(
+    '/api/user/email-available',
+    {
+      schema: { body: EmailAvailableBody, response: { 200: EmailAvailableResponse } },
+      config: {
+        permission: 'public',
+        rateLimit: { max: config.emailAvailableMaxPerMinute, timeWindow: '1 minute', errorResponseBuilder: perHour.errorResponseBuilder },
+      },
+    },
+    async (request) => ({ available: await accounts.isEmailAvailable(request.body.email) }),
+  );
+
+  app.post(
+    '/api/client',
+    { schema: { body: SignUpBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    async (request) => {
+      await accounts.signUp(request.body);
+      return { success: true as const, message: ACCOUNT_MESSAGES.registered };
+    },
+  );
+
+  app.get(
+    '/api/verify-email/:token',
+    { schema: { params: VerifyEmailParams, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    async (request) => {
+      await accounts.verifyEmail(request.params.token);
+      return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed };
+    },
+  );
+
+  app.post(
+    '/api/verify-email/resend',
+    { schema: { response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own', rateLimit: perHour } },
+    async (request) => ({ success: true as const, message: await accounts.resendConfirmation(requireAuth(request).userId) }),
+  );
+
+  app.post(
+    '/api/password/request/reset',
+    { schema: { body: RequestPasswordResetBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    async (request) => {
+      await accounts.requestPasswordReset(request.body.email);
+      return { success: true as const, message: ACCOUNT_MESSAGES.resetRequested };
+    },
+  );
+
+  app.post(
+    '/api/password/reset',
+    { schema: { body: ResetPasswordBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    async (request) => {
+      await accounts.resetPassword(request.body);
+      return { success: true as const, message: ACCOUNT_MESSAGES.passwordChanged };
+    },
+  );
+};

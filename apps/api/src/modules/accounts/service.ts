@@ -1,0 +1,167 @@
+import { randomInt } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import { ACCOUNT_MESSAGES, MSG, Profile, USER_MESSAGES, type ResetPasswordBody, type SignUpBody } from '@sentinela/contract';
+import type { AppConfig } from '../../config/config';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { isUniqueViolation } from '../../lib/db-errors';
+import { AppError, conflict, notFound } from '../../lib/errors';
+import { newSecret, sha256 } from '../../lib/tokens';
+import { hashPassword } from '../auth/service';
+import type { SessionService } from '../auth/session-service';
+import { insertEnterprise } from '../enterprises/repository';
+import type { MailService } from '../mail/mail-service';
+import { insertUser, isEmailTaken, setUserPassword } from '../users/repository';
+import { confirmationMail, recoveryCodeMail } from './emails';
+import {
+  consumeEmailVerification,
+  countRecentPasswordResets,
+  expireEmailVerificationsOf,
+  findAccountByEmail,
+  findLivePasswordReset,
+  findPlanCycle,
+  insertEmailVerification,
+  insertPasswordReset,
+  spendPasswordReset,
+  takePasswordResetAttempt,
+} from './repository';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Six digits, uniformly random: typed from an e-mail, guarded by expiry and a few attempts. */
+const newRecoveryCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+// Checked against when there is no code to check, so that an unknown e-mail takes as long as a wrong code.
+let dummyCodeHash: Promise<string> | undefined;
+const getDummyCodeHash = () => (dummyCodeHash ??= hashPassword('000000-dummy'));
+
+/**
+ * Accounts made by their owners: sign-up with e-mail confirmation (A3, A5) and password recovery by an e-mailed
+ * code (A6). Every answer about an e-mail says no more than its form must: recovery answers the same whether the
+ * e-mail exists or not. Tokens and codes are random, stored hashed, single use and expiring.
+ */
+export class AccountService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly mail: MailService,
+  ) {}
+
+  async isEmailAvailable(email: string): Promise<boolean> {
+    return !(await isEmailTaken(this.db, email));
+  }
+
+  /**
+   * Sign-up (POST /api/client): the enterprise with the chosen plan and cycle, and the registrant as its owner and
+   * administrator, not yet verified; the confirmation link goes by e-mail. The account may sign in before
+   * confirming (ADR 0015).
+   */
+  async signUp(body: SignUpBody): Promise<void> {
+    if (!!body.plan_id !== !!body.cicle_id) throw new AppError('BAD_REQUEST', 'Informe o plano e o ciclo juntos.');
+    if (body.plan_id && body.cicle_id && !(await findPlanCycle(this.db, body.plan_id, body.cicle_id))) throw notFound(ACCOUNT_MESSAGES.planNotFound);
+    if (await isEmailTaken(this.db, body.email)) throw conflict(MSG.emailTaken);
+    const passwordHash = await hashPassword(body.password);
+    const now = this.clock.now();
+    let userId: string;
+    try {
+      userId = await this.db.transaction().execute(async (trx) => {
+        const enterprise = await insertEnterprise(trx, { name: body.client.name, email: body.email, now });
+        const user = await insertUser(trx, {
+          name: body.name,
+          username: body.username,
+          email: body.email,
+          phone: body.phone,
+          password_hash: passwordHash,
+          profile_id: Profile.EnterpriseAdmin,
+          enterprise_id: enterprise.id,
+          is_owner: true,
+          disabled: false,
+          verified: false,
+          telegram_chat_id: null,
+          created_at: now,
+          updated_at: now,
+        });
+        if (body.cicle_id) await trx.insertInto('subscriptions').values({ enterprise_id: enterprise.id, plan_cycle_id: body.cicle_id, started_at: now }).execute();
+        return user.id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
+      if (isUniqueViolation(error, 'users_username_key')) throw conflict(USER_MESSAGES.usernameTaken);
+      throw error;
+    }
+    await this.sendConfirmation({ id: userId, name: body.name, email: body.email });
+  }
+
+  /** GET /api/verify-email/{token}: confirms the e-mail once; an unknown, spent or expired token is "usuário não encontrado". */
+  async verifyEmail(token: string): Promise<void> {
+    const spent = await consumeEmailVerification(this.db, sha256(token), this.clock.now());
+    if (!spent) throw notFound(ACCOUNT_MESSAGES.userNotFound);
+  }
+
+  /** "Reenviar e-mail": a new link for the signed-in user, the earlier ones stop working. */
+  async resendConfirmation(userId: string): Promise<string> {
+    const user = await this.db.selectFrom('users').select(['id', 'name', 'email', 'verified']).where('id', '=', userId).executeTakeFirst();
+    if (!user) throw notFound();
+    if (user.verified) return ACCOUNT_MESSAGES.alreadyConfirmed;
+    await this.sendConfirmation(user);
+    return ACCOUNT_MESSAGES.confirmationSent;
+  }
+
+  private async sendConfirmation(user: { id: string; name: string; email: string }): Promise<void> {
+    const token = newSecret();
+    const now = this.clock.now();
+    await expireEmailVerificationsOf(this.db, user.id, now);
+    await insertEmailVerification(this.db, {
+      tokenHash: sha256(token),
+      userId: user.id,
+      expiresAt: new Date(now.getTime() + this.config.emailConfirmationHours * HOUR_MS),
+    });
+    const url = `${this.config.publicUrl}/confirmation/${encodeURIComponent(token)}`;
+    await this.mail.send(confirmationMail(user, url, this.config.emailConfirmationHours));
+  }
+
+  /**
+   * POST api/password/request/reset: e-mails a new code to an existing, enabled account, within the hourly limit of
+   * codes per e-mail. The caller is told the same in every case.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    const account = await findAccountByEmail(this.db, email);
+    const code = newRecoveryCode();
+    // Hashed whether or not it is used: an unknown e-mail takes as long as a known one.
+    const codeHash = await hashPassword(code);
+    if (!account || account.disabled) return;
+    const now = this.clock.now();
+    if ((await countRecentPasswordResets(this.db, account.id, new Date(now.getTime() - HOUR_MS))) >= this.config.passwordResetMaxPerEmailHour) return;
+    await insertPasswordReset(this.db, { userId: account.id, codeHash, expiresAt: new Date(now.getTime() + this.config.passwordResetMinutes * 60_000), now });
+    await this.mail.send(recoveryCodeMail(account, code, this.config.passwordResetMinutes));
+  }
+
+  /**
+   * POST api/password/reset: the e-mailed code sets a new password. A wrong, spent or expired code, an unknown
+   * e-mail and a code out of attempts all get one message. Success ends every session of the user.
+   */
+  async resetPassword(body: ResetPasswordBody): Promise<void> {
+    const invalid = () => new AppError('BAD_REQUEST', ACCOUNT_MESSAGES.resetCodeInvalid);
+    const now = this.clock.now();
+    const account = await findAccountByEmail(this.db, body.email);
+    const reset = account && !account.disabled ? await findLivePasswordReset(this.db, account.id, now, this.config.passwordResetMaxAttempts) : undefined;
+    if (!account || !reset) {
+      await verify(await getDummyCodeHash(), body.code).catch(() => false);
+      throw invalid();
+    }
+    if (!(await takePasswordResetAttempt(this.db, reset.id, this.config.passwordResetMaxAttempts))) throw invalid();
+    if (!(await verify(reset.code_hash, body.code).catch(() => false))) throw invalid();
+    const passwordHash = await hashPassword(body.password);
+    const changed = await this.db.transaction().execute(async (trx) => {
+      if (!(await spendPasswordReset(trx, reset.id, now))) return false;
+      await setUserPassword(trx, account.id, passwordHash, now);
+      // Whoever knew the old password is out; so is a session the owner forgot somewhere.
+      await this.sessions.revokeAllOf(account.id, trx);
+      return true;
+    });
+    if (!changed) throw invalid();
+    this.sessions.announceEnded({ userId: account.id });
+  }
+}

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AccountMessageResponse, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+
+/** /profile (A7): the signed-in user's own data and password; nobody else's is reachable here. */
+export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const { profile } = services;
+
+  app.get(
+    '/api/profile',
+    { schema: { response: { 200: ProfileResponse } }, config: { permission: 'profile:own' } },
+    async (request) => profile.get(requireAuth(request).userId),
+  );
+
+  // The documents call it with a trailing slash; both spellings work.
+  for (const url of ['/api/profile/', '/api/profile']) {
+    app.post(
+      url,
+      { schema: { body: ProfileBody, response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own' } },
+      async (request) => ({ success: true as const, message: await profile.update(requireAuth(request).userId, request.body) }),
+    );
+  }
+
+  app.post(
+    '/api/me/change-password',
+    {
+      schema: { body: ChangePasswordBody, response: { 200: AccountMessageResponse } },
+      config: {
+        permission: 'profile:own',
+        // Per session: the current password must not be guessable through this form either.
+        rateLimit: { max: services.config.loginMaxPerMinute, timeWindow: '1 minute', keyGenerator: (request) => request.headers.authorization ?? request.ip },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      await profile.changePassword(auth.userId, auth.sessionId, request.body.current_password, request.body.password);
+      return { success: true as const, message: PROFILE_MESSAGES.passwordChanged };
+    },
+  );
+};

@@ -1,0 +1,32 @@
+import {
+  AccountMessageResponse,
+  type RequestPasswordResetBody,
+  type ResetPasswordBody,
+  type SignUpBody,
+} from '@sentinela/contract';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/client (A3). */
+export function signUp(body: SignUpBody) {
+  return apiRequest('/api/client', { method: 'POST', body, auth: 'none', schema: AccountMessageResponse });
+}
+
+/** GET /api/verify-email/{token} (A5). */
+export function verifyEmail(token: string) {
+  return apiRequest(`/api/verify-email/${encodeURIComponent(token)}`, { auth: 'none', schema: AccountMessageResponse });
+}
+
+/** POST api/password/request/reset (A6): the server makes the code and e-mails it. */
+export function requestPasswordReset(body: RequestPasswordResetBody) {
+  return apiRequest('/api/password/request/reset', { method: 'POST', body, auth: 'none', schema: AccountMessageResponse });
+}
+
+/** POST api/password/reset (A6). */
+export function resetPassword(body: ResetPasswordBody) {
+  return apiRequest('/api/password/reset', { method: 'POST', body, auth: 'none', schema: AccountMessageResponse });
+}
+
+export const useSignUp = () => useMutation({ mutationFn: signUp });
+export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
+export const useResetPassword = () => useMutation({ mutationFn: resetPassword });

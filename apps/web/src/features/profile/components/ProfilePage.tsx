@@ -1,0 +1,118 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { MSG, PROFILE_MESSAGES, ProfileBody, type ProfileResponse } from '@sentinela/contract';
+import { IconAlertCircle, IconCircleCheck, IconKey, IconMailExclamation } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { PhoneInput } from '../../../components/form/PhoneInput';
+import { errorMessage } from '../../../lib/api-client';
+import { isEmailAvailable } from '../../../lib/email-availability';
+import { useProfile, useResendConfirmation, useSaveProfile } from '../api/profile';
+import { ChangePasswordModal } from './ChangePasswordModal';
+
+/** /profile (A7): Editar Perfil and the change-password modal. One layout for desktop and small screens. */
+export function ProfilePage() {
+  const profile = useProfile();
+  if (profile.isPending) {
+    return (
+      <Center mt="xl">
+        <Loader aria-label="Carregando" />
+      </Center>
+    );
+  }
+  if (profile.isError) {
+    return (
+      <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+        {errorMessage(profile.error, MSG.internalError)}
+      </Alert>
+    );
+  }
+  return <ProfileForm profile={profile.data} />;
+}
+
+function ProfileForm({ profile }: { profile: ProfileResponse }) {
+  const save = useSaveProfile();
+  const resend = useResendConfirmation();
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ProfileBody>({
+    resolver: zodResolver(ProfileBody),
+    defaultValues: { name: profile.name, username: profile.username, email: profile.email, phone: profile.phone ?? '' },
+  });
+
+  const onSubmit = handleSubmit(async (body) => {
+    setFailure(null);
+    save.reset();
+    if (body.email.toLowerCase() !== profile.email.toLowerCase()) {
+      setChecking(true);
+      try {
+        if (!(await isEmailAvailable(body.email))) {
+          setFailure(MSG.emailTaken);
+          return;
+        }
+      } catch (error) {
+        setFailure(errorMessage(error, MSG.internalError));
+        return;
+      } finally {
+        setChecking(false);
+      }
+    }
+    save.mutate(body, { onError: (error) => setFailure(`${PROFILE_MESSAGES.saveFailed}: ${errorMessage(error, MSG.internalError)}`) });
+  });
+
+  return (
+    <Stack maw={720}>
+      <Group justify="space-between">
+        <Title order={2}>Editar Perfil</Title>
+        <Button variant="light" leftSection={<IconKey size={16} />} onClick={() => setPasswordOpen(true)}>
+          Alterar senha
+        </Button>
+      </Group>
+      {!profile.verified && (
+        <Alert color="yellow" title="Confirme seu e-mail" icon={<IconMailExclamation />}>
+          <Stack gap="xs" align="flex-start">
+            Enviamos um link de confirmação para {profile.email}. Não recebeu?
+            <Button size="xs" variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>
+              Reenviar e-mail
+            </Button>
+            {resend.isSuccess && resend.data.message}
+            {resend.isError && errorMessage(resend.error, MSG.internalError)}
+          </Stack>
+        </Alert>
+      )}
+      <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack>
+            {save.isSuccess && (
+              <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>
+                {save.data.message}
+              </Alert>
+            )}
+            {failure && (
+              <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+                {failure}
+              </Alert>
+            )}
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label="Nome" withAsterisk autoComplete="name" error={errors.name?.message} {...register('name')} />
+              <TextInput label="Usuário" withAsterisk autoComplete="username" error={errors.username?.message} {...register('username')} />
+              <TextInput label="Email" type="email" withAsterisk autoComplete="email" error={errors.email?.message} {...register('email')} />
+              <PhoneInput label="Telefone" withAsterisk error={errors.phone?.message} {...register('phone')} />
+            </SimpleGrid>
+            <Group justify="flex-end">
+              <Button type="submit" loading={checking || save.isPending}>
+                Salvar
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+      <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </Stack>
+  );
+}
