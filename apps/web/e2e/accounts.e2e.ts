@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot } from './browser';
+import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { waitForMail } from './fake-mail-server';
 
 let browser: Browser;
@@ -24,6 +24,7 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     const email = `carla.${Date.now()}@example.com`;
     const username = `carla${Date.now() % 100000}`;
     const { context, page } = await newPage(browser);
+    const cspViolations = await watchCspViolations(page);
 
     // The landing page (A1): plans and FAQ from the server.
     await page.goto('/');
@@ -155,6 +156,8 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     await page.getByRole('heading', { name: 'Editar Perfil' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'profile-mobile');
+    // Every screen of the journey works under the server's Content-Security-Policy (ADR 0014).
+    expect(cspViolations).toEqual([]);
     await context.close();
   });
 

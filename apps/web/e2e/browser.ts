@@ -18,6 +18,21 @@ export async function newPage(browser: Browser, viewport = { width: 1366, height
   return { context, page };
 }
 
+/**
+ * The Content-Security-Policy violations the page reports from now on (ADR 0014): the server's policy must let every
+ * screen work, so a spec checks this list is empty after exercising one.
+ */
+export async function watchCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().startsWith('CSP violation')) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.log(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  return violations;
+}
+
 export async function login(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.goto('/login');
   await page.getByLabel('Usuário').fill(username);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot } from './browser';
+import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 
 /** Issue 4: /directions with live device cards and map, and the public /localizator, in Chromium. */
 let browser: Browser;
@@ -68,13 +68,7 @@ describe('travels (T1–T7, T9)', () => {
     const tilesBefore = await requestsOf(inject('tileURL'));
     const { context, page } = await newPage(browser);
     // The server's Content-Security-Policy (ADR 0014) must let the whole screen work: map tiles, routing, Socket.IO.
-    const cspViolations: string[] = [];
-    page.on('console', (message) => {
-      if (message.text().startsWith('CSP violation')) cspViolations.push(message.text());
-    });
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => console.log(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
-    });
+    const cspViolations = await watchCspViolations(page);
     await openTravels(page);
 
     // Lista de viagens: the enterprise's travels only, with status, responsible and destination.
