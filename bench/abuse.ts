@@ -7,7 +7,8 @@
 //           process, `abuser`) attacks, and prints one JSON line with both phases' figures.
 //   abuser  (forked by run) the ordinary user uploads two inflating spreadsheets at a time, again and again; floods
 //           the live channel with subscribe messages from many sockets, reconnecting when cut off; and its gateway
-//           publishes poison over MQTT.
+//           publishes poison over MQTT (--attacks: any of uploads,flood,poison). It runs at the lowest CPU priority: an
+//           abuser would be on another machine, so only what its traffic costs the server should count here.
 // The victim, measured on schedule (open loop: a request sent into a stall counts its whole wait): HTTP ingestion
 // (a batch of 100 readings every 50 ms), MQTT QoS 1 (one reading per message, 100 a second, its own connection) and
 // GET /api/health every 100 ms. After the run, scripts/bench.mjs counts the victim's stored readings against the
@@ -15,6 +16,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -40,6 +42,7 @@ const { positionals, values: args } = parseArgs({
     baseline: { type: 'string', default: '15' },
     duration: { type: 'string', default: '60' },
     sockets: { type: 'string', default: '20' },
+    attacks: { type: 'string', default: 'uploads,flood,poison' },
   },
 });
 
@@ -228,7 +231,7 @@ async function run() {
   });
 
   await new Promise((r) => setTimeout(r, baselineMs));
-  const abuser = fork(fileURLToPath(import.meta.url), ['abuser', '--url', url, '--mqtt-url', args['mqtt-url']!, '--setup', args.setup!, '--duration', args.duration!, '--sockets', args.sockets!], {
+  const abuser = fork(fileURLToPath(import.meta.url), ['abuser', '--url', url, '--mqtt-url', args['mqtt-url']!, '--setup', args.setup!, '--duration', args.duration!, '--sockets', args.sockets!, '--attacks', args.attacks!], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -264,6 +267,10 @@ async function run() {
 
 /** The abuser: uploads, a subscribe flood and poison over MQTT, all at once, for `duration` seconds. */
 async function abuse() {
+  // The abuser would be on its own machine: here it yields the CPU it shares with the server, so what is measured is
+  // what its traffic costs the server, not what generating that traffic costs this machine.
+  setPriority(19);
+  const attacks = new Set(args.attacks!.split(','));
   const file = JSON.parse(readFileSync(args.setup!, 'utf8')) as AbuseSetup;
   const url = args.url!;
   const endAt = performance.now() + Number(args.duration) * 1000;
@@ -328,12 +335,12 @@ async function abuse() {
   };
 
   const attack = Promise.all([
-    Promise.all([uploader(honest), uploader(lying)]),
-    Promise.all(Array.from({ length: Number(args.sockets) }, flooder)),
-    runPoisonGateway({ mqttUrl: args['mqtt-url']!, username: 'abusivo', password: file.abuser.key, clientId: 'abusivo-1', mac: file.abuser.mac, durationMs: endAt - performance.now(), ratePerSecond: 200 }),
+    attacks.has('uploads') ? Promise.all([uploader(honest), uploader(lying)]) : null,
+    attacks.has('flood') ? Promise.all(Array.from({ length: Number(args.sockets) }, flooder)) : null,
+    !attacks.has('poison') ? null : runPoisonGateway({ mqttUrl: args['mqtt-url']!, username: 'abusivo', password: file.abuser.key, clientId: 'abusivo-1', mac: file.abuser.mac, durationMs: endAt - performance.now(), ratePerSecond: 200 }),
   ]);
   // Requests still waiting on a stalled server are given up, so the figures of what was sent are never lost.
-  const poison = await within<PoisonGatewayResult | 'não terminou'>(attack.then(([, , result]) => result), endAt - performance.now() + GIVE_UP_MS, 'não terminou');
+  const poison = await within<PoisonGatewayResult | 'não terminou' | null>(attack.then(([, , result]) => result), endAt - performance.now() + GIVE_UP_MS, 'não terminou');
   agent.destroy();
   console.log(JSON.stringify({ uploads, subscribesSent, socketDisconnects, socketsRefused, poison }));
 }

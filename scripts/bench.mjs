@@ -19,7 +19,8 @@
 // Then abuse (bench/abuse.ts, issue 9): while an ordinary user of one enterprise uploads two inflating spreadsheets
 // at a time, floods the live channel with subscribe messages and its gateway publishes poison over MQTT, another
 // enterprise's HTTP and MQTT ingestion and GET /api/health are timed (p99 target < 500 ms), and its acknowledged
-// readings are counted in the database (none may be missing). --abuse-seconds N (60; --quick 20).
+// readings are counted in the database (none may be missing). --abuse-seconds N (60; --quick 20); --abuse-attacks
+// uploads,flood,poison (any of them, to see what each costs).
 // --only ingest|history|realtime|reports|abuse runs one of the five.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
@@ -57,6 +58,7 @@ const { values: args } = parseArgs({
     servers: { type: 'string', default: '1' },
     positions: { type: 'boolean', default: false },
     'abuse-seconds': { type: 'string' },
+    'abuse-attacks': { type: 'string', default: 'uploads,flood,poison' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -348,7 +350,7 @@ async function abuseBenchmark() {
   const loadBefore = Number(loadavg()[0].toFixed(2));
   const result = await abusePhase('run', [
     '--url', baseUrl, '--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--setup', setupFile,
-    '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
+    '--attacks', args['abuse-attacks'], '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
   ]);
   const loadAfter = Number(loadavg()[0].toFixed(2));
   for (const cleanup of cleanups.splice(0)) await cleanup();

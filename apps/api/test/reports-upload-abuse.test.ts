@@ -1,5 +1,6 @@
+import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { REPORT_MESSAGES, type ExcelGenerationResult } from '@sentinela/contract';
 import { inflatingSpreadsheet } from '../../../bench/lib/hostile-xlsx';
 import { REPORT_SERVER_MESSAGES as M } from '../src/modules/reports/messages';
@@ -172,6 +173,30 @@ describe('REPORT_UPLOAD_MAX_PER_MINUTE', () => {
     const other = await upload(ctx, URL, [xlsxPart(headerOnly)], maria);
     expect(other.statusCode).toBe(400);
     expect(other.json().error).toBe(M.excelNoRows);
+  });
+
+  it('refuses an upload over the limit before reading its body, and closes the connection', async () => {
+    const admin = (await ctx.login('aurora.adm')).token;
+    const headerOnly = await xlsxWith([]);
+    for (let i = 0; i < 3; i++) expect((await upload(ctx, URL, [xlsxPart(headerOnly)], admin)).statusCode).toBe(400);
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new globalThis.URL(address);
+    // Over the limit, only the headers of a 5 MB upload are sent: the answer must come without the body, and the
+    // server must hang up rather than wait to read and discard it.
+    const socket = connect(port, '127.0.0.1');
+    onTestFinished(() => void socket.destroy());
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(
+      `POST ${URL} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${admin}\r\n` +
+        `content-type: multipart/form-data; boundary=x\r\ncontent-length: ${5 * 1024 * 1024}\r\n\r\n--x\r\n`,
+    );
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 429 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(received).toMatch(/retry-after: \d+/i);
   });
 });
 

@@ -98,7 +98,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     '/api/report/validate',
     {
       schema: { response: { 200: ReportValidation } },
-      preHandler: uploadLimit,
+      onRequest: uploadLimit,
       config: {
         permission: 'public-or-signed-in',
         rateLimit: {
@@ -120,7 +120,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   );
   app.post(
     '/api/reports/generate-reports-by-excel',
-    { schema: { response: { 200: ExcelGenerationResult } }, preHandler: uploadLimit, config: generate },
+    { schema: { response: { 200: ExcelGenerationResult } }, onRequest: uploadLimit, config: generate },
     async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, services.config.reportExcelMaxBytes)).data),
   );
 };

@@ -1,6 +1,6 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { REPORT_MESSAGES } from '@sentinela/contract';
-import { AppError, badRequest } from '../../lib/errors';
+import { AppError, RetryLaterError, badRequest } from '../../lib/errors';
 import { FixedWindowLimiter } from '../../realtime/fixed-window';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 
@@ -50,13 +50,16 @@ export async function readSingleFile(request: FastifyRequest, maxBytes: number):
 /**
  * File uploads per user and minute, shared by every upload route (ADR 13): each upload costs a reader thread or a
  * hash of megabytes, so one account must not keep them busy for everyone. Counted per signed-in user, whatever
- * address they come from; an anonymous caller (the public validator) per address. Runs as a preHandler, after the
- * session was read and before the body is.
+ * address they come from; an anonymous caller (the public validator) per address. Runs as a route `onRequest` hook,
+ * after the session was read and before a byte of the body is: a refusal also closes the connection, so the server
+ * never reads (to discard) the megabytes that were on their way — refusing must cost less than accepting.
  */
-export function uploadRateLimit(maxPerMinute: number): preHandlerAsyncHookHandler {
+export function uploadRateLimit(maxPerMinute: number): onRequestAsyncHookHandler {
   const limiter = new FixedWindowLimiter(maxPerMinute, 60_000);
-  return async (request) => {
+  return async (request, reply) => {
     const key = request.auth ? `user:${request.auth.userId}` : `address:${request.ip}`;
-    if (!limiter.take(key)) throw new AppError('TOO_MANY_REQUESTS', M.tooManyUploads);
+    if (limiter.take(key)) return;
+    reply.header('connection', 'close');
+    throw new RetryLaterError('TOO_MANY_REQUESTS', M.tooManyUploads, limiter.retryAfterSeconds());
   };
 }
