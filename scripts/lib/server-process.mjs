@@ -26,6 +26,7 @@ export const BENCH_LIMITS_ENV = {
   LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '100000000',
   SOCKET_SUBSCRIBES_PER_MINUTE: '100000000',
   SOCKETS_PER_ADDRESS: '100000000',
+  SOCKET_CONNECTS_PER_ADDRESS_PER_MINUTE: '100000000',
   LOGIN_MAX_PER_MINUTE: '100000000',
   // The benchmarks measure the process at saturation: it must not shed the load it is being measured under.
   OVERLOAD_EVENT_LOOP_DELAY_MS: '0',

@@ -41,6 +41,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   overloadRetryAfterSeconds: 5,
   socketSubscribesPerMinute: 100_000,
   socketsPerAddress: 100,
+  // Far above the default (120): test files reconnect often from one address; the limit has its own test.
+  socketConnectsPerAddressPerMinute: 100_000,
   socketMaxMessageBytes: 16 * 1024,
   dbPoolSize: 5,
   mqttEnabled: false,

@@ -183,7 +183,7 @@ describe('REPORT_UPLOAD_MAX_PER_MINUTE', () => {
     const { port } = new globalThis.URL(address);
     // Over the limit, only the headers of a 5 MB upload are sent: the answer must come without the body, and the
     // server must hang up rather than wait to read and discard it.
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(Number(port), '127.0.0.1');
     onTestFinished(() => void socket.destroy());
     let received = '';
     socket.setEncoding('latin1');

@@ -28,6 +28,7 @@ const Env = z.object({
   OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(5),
   SOCKET_SUBSCRIBES_PER_MINUTE: z.coerce.number().int().positive().default(60),
   SOCKETS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+  SOCKET_CONNECTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(120),
   SOCKET_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(16 * 1024),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   // Ingestion (D5): an embedded MQTT broker by default; with MQTT_URL, a subscriber to that broker instead.
@@ -111,6 +112,8 @@ export interface AppConfig {
   socketSubscribesPerMinute: number;
   /** Live-channel connections open at once per client address. */
   socketsPerAddress: number;
+  /** New live-channel connections per client address and minute (a flooder cut off cannot come straight back). */
+  socketConnectsPerAddressPerMinute: number;
   /** Largest live-channel message a client may send. */
   socketMaxMessageBytes: number;
   dbPoolSize: number;
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     overloadRetryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,
     socketSubscribesPerMinute: e.SOCKET_SUBSCRIBES_PER_MINUTE,
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
+    socketConnectsPerAddressPerMinute: e.SOCKET_CONNECTS_PER_ADDRESS_PER_MINUTE,
     socketMaxMessageBytes: e.SOCKET_MAX_MESSAGE_BYTES,
     dbPoolSize: e.DB_POOL_SIZE,
     mqttEnabled: e.MQTT_ENABLED === '1',

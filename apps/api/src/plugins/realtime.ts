@@ -27,7 +27,7 @@ declare module 'fastify' {
  */
 async function realtime(app: FastifyInstance, { services }: { services: AppServices }) {
   const { config } = services;
-  const perAddress = new ConnectionsPerAddress(config.socketsPerAddress, config.trustProxy);
+  const perAddress = new ConnectionsPerAddress(config.socketsPerAddress, config.socketConnectsPerAddressPerMinute, config.trustProxy);
   const io: RealtimeServer = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,

@@ -1,26 +1,37 @@
 import type { IncomingMessage } from 'node:http';
 import type { RealtimeServer } from './socket-auth';
+import { FixedWindowLimiter } from './fixed-window';
 import { clientAddress } from './socket-auth';
 
 export const ADDRESS_CAP_MESSAGE = 'Muitas conexões abertas a partir deste endereço.';
+export const ADDRESS_RATE_MESSAGE = 'Muitas conexões novas a partir deste endereço. Aguarde um minuto e tente novamente.';
 
 /**
- * Live-channel connections open at once per client address (issue 9): one address cannot hold the process's
- * sockets (and their memory and timers) for itself. New handshakes over the cap are refused in `allowRequest`,
- * before any work; handshakes that raced past the check are closed when they complete.
+ * Live-channel connections per client address (issue 9): open at once, so one address cannot hold the process's
+ * sockets (and their memory and timers) for itself; and new ones per minute, so a socket disconnected for flooding
+ * cannot come straight back for another round (each handshake also costs a session lookup). New handshakes over
+ * either limit are refused in `allowRequest`, before any work; handshakes that raced past the check are closed when
+ * they complete.
  */
 export class ConnectionsPerAddress {
   private readonly open = new Map<string, number>();
 
+  private readonly handshakes: FixedWindowLimiter;
+
   constructor(
     private readonly max: number,
+    connectsPerMinute: number,
     private readonly trustProxy: boolean,
-  ) {}
+  ) {
+    this.handshakes = new FixedWindowLimiter(connectsPerMinute, 60_000);
+  }
 
   /** Socket.IO's `allowRequest` (called for new handshakes only). */
   readonly allowRequest = (req: IncomingMessage, callback: (err: string | null | undefined, success: boolean) => void): void => {
-    const full = (this.open.get(this.addressOf(req)) ?? 0) >= this.max;
-    callback(full ? ADDRESS_CAP_MESSAGE : null, !full);
+    const address = this.addressOf(req);
+    if ((this.open.get(address) ?? 0) >= this.max) return callback(ADDRESS_CAP_MESSAGE, false);
+    if (!this.handshakes.take(address)) return callback(ADDRESS_RATE_MESSAGE, false);
+    callback(null, true);
   };
 
   /** Counts the engine's connections from their opening to their close. */
