@@ -5,7 +5,8 @@
 //   run     --url URL --mqtt-url URL --setup FILE --baseline S --duration S
 //           measures the victim for `baseline` seconds alone, then for `duration` seconds while the abuser (a child
 //           process, `abuser`) attacks, and prints one JSON line with both phases' figures.
-//   abuser  (forked by run) the ordinary user uploads two inflating spreadsheets at a time, again and again; floods
+//   abuser  (forked by run) the ordinary user uploads two inflating spreadsheets at a time, each again a second after
+//           its answer (--upload-pause ms; 0 sends them back to back, as fast as the connection takes them); floods
 //           the live channel with subscribe messages from many sockets, reconnecting when cut off; and its gateway
 //           publishes poison over MQTT (--attacks: any of uploads,flood,poison). It runs at the lowest CPU priority: an
 //           abuser would be on another machine, so only what its traffic costs the server should count here.
@@ -43,6 +44,7 @@ const { positionals, values: args } = parseArgs({
     duration: { type: 'string', default: '60' },
     sockets: { type: 'string', default: '20' },
     attacks: { type: 'string', default: 'uploads,flood,poison' },
+    'upload-pause': { type: 'string', default: '1000' },
   },
 });
 
@@ -235,7 +237,7 @@ async function run() {
   });
 
   await new Promise((r) => setTimeout(r, WARMUP_MS + baselineMs));
-  const abuser = fork(fileURLToPath(import.meta.url), ['abuser', '--url', url, '--mqtt-url', args['mqtt-url']!, '--setup', args.setup!, '--duration', args.duration!, '--sockets', args.sockets!, '--attacks', args.attacks!], {
+  const abuser = fork(fileURLToPath(import.meta.url), ['abuser', '--url', url, '--mqtt-url', args['mqtt-url']!, '--setup', args.setup!, '--duration', args.duration!, '--sockets', args.sockets!, '--attacks', args.attacks!, '--upload-pause', args['upload-pause']!], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -288,6 +290,8 @@ async function abuse() {
   const honest = await inflatingSpreadsheet({ rows: 350_000 });
   const lying = await inflatingSpreadsheet({ rows: 350_000, declaredSheetBytes: 10_000 });
   const uploads: Record<string, number> = {};
+  // Each upload is sent again this long after its answer (0: back to back, a network-level flood of 5 MB bodies).
+  const uploadPauseMs = Number(args['upload-pause']);
   const uploader = async (spreadsheet: Buffer) => {
     while (going()) {
       const boundary = `----abuse${randomUUID()}`;
@@ -298,7 +302,7 @@ async function abuse() {
       ]);
       const res = await request(`${url}/api/reports/generate-reports-by-excel`, { method: 'POST', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, body }, agent);
       uploads[res.status] = (uploads[res.status] ?? 0) + 1;
-      if (res.status === 0) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, uploadPauseMs));
     }
   };
 

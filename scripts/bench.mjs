@@ -20,7 +20,8 @@
 // at a time, floods the live channel with subscribe messages and its gateway publishes poison over MQTT, another
 // enterprise's HTTP and MQTT ingestion and GET /api/health are timed (p99 target < 500 ms), and its acknowledged
 // readings are counted in the database (none may be missing). --abuse-seconds N (60; --quick 20); --abuse-attacks
-// uploads,flood,poison (any of them, to see what each costs).
+// uploads,flood,poison (any of them, to see what each costs); --abuse-upload-pause MS (1000: each of the two uploads
+// is sent again a second after its answer; 0: back to back).
 // --only ingest|history|realtime|reports|abuse runs one of the five.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn } from 'node:child_process';
@@ -59,6 +60,7 @@ const { values: args } = parseArgs({
     positions: { type: 'boolean', default: false },
     'abuse-seconds': { type: 'string' },
     'abuse-attacks': { type: 'string', default: 'uploads,flood,poison' },
+    'abuse-upload-pause': { type: 'string', default: '1000' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -350,7 +352,7 @@ async function abuseBenchmark() {
   const loadBefore = Number(loadavg()[0].toFixed(2));
   const result = await abusePhase('run', [
     '--url', baseUrl, '--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--setup', setupFile,
-    '--attacks', args['abuse-attacks'], '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
+    '--attacks', args['abuse-attacks'], '--upload-pause', args['abuse-upload-pause'], '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
   ]);
   const loadAfter = Number(loadavg()[0].toFixed(2));
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -361,7 +363,7 @@ async function abuseBenchmark() {
   await db.end();
   delete result.victimMacs;
   const missing = Math.max(0, result.acknowledged - stored);
-  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, loadAverage: [loadBefore, loadAfter], stored, missing, ...result };
+  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, loadAverage: [loadBefore, loadAfter], uploadPauseMs: Number(args['abuse-upload-pause']), stored, missing, ...result };
   writeFileSync(path.join(outDir, 'abuse.json'), JSON.stringify(summary, null, 2));
 
   const ok = (cond) => (cond ? 'ok' : 'ACIMA DA META');
@@ -374,7 +376,7 @@ ${row('Ingestão HTTP (lotes de 100 a cada 50 ms)', result.ingest)}
 ${row('Ingestão MQTT QoS 1 (100 mensagens/s)', result.mqtt)}
 ${row('GET /api/health (a cada 100 ms)', result.health)}
 | Leituras confirmadas / gravadas / faltando | ${result.acknowledged.toLocaleString('pt-BR')} / ${stored.toLocaleString('pt-BR')} / ${missing} (${missing === 0 ? 'ok' : 'PERDA'}) | desconexões MQTT da vítima: ${result.mqtt.disconnects} | nada perdido |
-| Abuso: envios de planilha (status → quantos) | ${JSON.stringify(a.uploads)} | — | — |
+| Abuso: envios de planilha, 2 ao mesmo tempo, pausa de ${args['abuse-upload-pause']} ms (status → quantos) | ${JSON.stringify(a.uploads)} | — | — |
 | Abuso: mensagens subscribe / sockets cortados / recusados | ${a.subscribesSent?.toLocaleString('pt-BR')} / ${a.socketDisconnects} / ${a.socketsRefused} | — | — |
 | Abuso: veneno MQTT | ${JSON.stringify(a.poison)} | — | — |
 | Carga da máquina (load average 1 min, início → fim) | ${loadBefore} → ${loadAfter} | — | — |
