@@ -208,8 +208,13 @@ describe('around the accounts (page titles, favicon, return after login, expired
     await page.evaluate(() => sessionStorage.setItem('login_time', String(Date.now() - 1000)));
     await page.reload();
     await page.waitForURL('**/login');
-    await page.getByText('Sua sessão expirou, por favor efetue login novamente.').waitFor();
+    const notice = page.getByText('Sua sessão expirou, por favor efetue login novamente.');
+    await notice.waitFor();
     await screenshot(page, 'session-expired');
+    // The notice stays until the next sign-in, then goes.
+    await login(page, 'joao.silva');
+    await page.waitForURL('**/my-devices');
+    await notice.waitFor({ state: 'detached' });
     await context.close();
   });
 });

@@ -5,7 +5,9 @@ import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigate } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { paths } from '../lib/paths';
-import { onSessionExpired } from '../lib/session';
+import { getSession, onSessionChange, onSessionExpired } from '../lib/session';
+
+const EXPIRED_NOTICE = 'session-expired';
 
 /** Root of every route: reacts to an expired session (P2) wherever the user is, and titles the tab. */
 export function AppRoot() {
@@ -17,11 +19,20 @@ export function AppRoot() {
   useEffect(
     () =>
       onSessionExpired(() => {
-        notifications.show({ id: 'session-expired', color: 'red', message: MSG.sessionExpired, autoClose: 10_000 });
+        // It stays until closed or the next sign-in: whoever comes back to the tab later must still learn why they
+        // are on /login.
+        notifications.show({ id: EXPIRED_NOTICE, color: 'red', message: MSG.sessionExpired, autoClose: false });
         void navigate(paths.login, { replace: true });
         queryClient.clear();
       }),
     [navigate, queryClient],
+  );
+  useEffect(
+    () =>
+      onSessionChange(() => {
+        if (getSession()) notifications.hide(EXPIRED_NOTICE);
+      }),
+    [],
   );
 
   return <Outlet />;
