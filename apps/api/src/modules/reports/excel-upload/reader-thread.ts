@@ -14,8 +14,10 @@ export type ReadAnswer =
 const port = parentPort;
 if (!port) throw new Error('reader-thread runs as a worker thread');
 
-// Below the API's thread, like the render threads: a hostile upload's CPU comes from what requests leave idle.
-lowerThreadPriority(10);
+// The lowest priority, below the render threads (10): what a reader inflates and parses is chosen by whoever uploads,
+// so it gets only the CPU that requests, ingestion and reports leave idle. An honest file still reads in a second or
+// two on an idle machine; a hostile one can no longer take CPU from another tenant's ingestion (issue 9's abuse bench).
+lowerThreadPriority(19);
 
 port.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
