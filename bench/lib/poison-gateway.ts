@@ -184,7 +184,8 @@ async function sendOversize(options: PoisonGatewayOptions, clientId: string, top
   await closed;
 }
 
-function fixedHeader(typeAndFlags: number, remainingLength: number): Buffer {
+/** An MQTT fixed header: packet type and flags, and the remaining length as MQTT's variable-length integer. */
+export function fixedHeader(typeAndFlags: number, remainingLength: number): Buffer {
   const bytes = [typeAndFlags];
   let n = remainingLength;
   do {

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import fc from 'fast-check';
 import forge from 'node-forge';
-import { runPoisonGateway } from '../../../bench/lib/poison-gateway';
+import { fixedHeader, runPoisonGateway } from '../../../bench/lib/poison-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IngestPart } from '../src/ingest/ingest-service';
 import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
@@ -125,19 +125,6 @@ async function rawConnection(): Promise<{ socket: Socket; closed: Promise<number
   const started = Date.now();
   const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now() - started)));
   return { socket, closed };
-}
-
-/** An MQTT fixed header: packet type and flags, and the remaining length as MQTT's variable-length integer. */
-function fixedHeader(typeAndFlags: number, remainingLength: number): Buffer {
-  const bytes = [typeAndFlags];
-  let n = remainingLength;
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (n > 0);
-  return Buffer.from(bytes);
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
