@@ -239,6 +239,36 @@ describe('travels (T1–T7, T9)', () => {
   });
 });
 
+describe('a live screen stays live (issue 11)', () => {
+  it('a travel left on screen for 6 minutes keeps its session and its live updates', async () => {
+    const { context, page } = await newPage(browser);
+    await page.clock.install();
+    const presence: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/session/presence') && presence.push(request.method()));
+    await openTravels(page);
+    await openDevicesOf(page, CODE);
+    await card(page).waitFor();
+    await page.locator('[data-testid="live-status"][data-status="live"]').waitFor();
+
+    // Six minutes with nobody touching the page: more than the 5-minute window.
+    await page.clock.runFor('06:00');
+    await expect.poll(() => presence.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(presence)).toEqual(new Set(['POST']));
+    expect(new URL(page.url()).pathname).toBe('/directions');
+    await page.locator('[data-testid="live-status"][data-status="live"]').waitFor();
+
+    // Still live: a reading arrives on the card, and the next call the user makes is answered, not sent to /login.
+    await ingest({ temperature: 7.25, humidity: 55.5, battery: 90, ...(await markerPosition(page).then(([lat, lng]) => ({ lat, lng }))) });
+    await expect.poll(() => card(page).getByTestId('card-temperature').innerText(), { timeout: 10_000 }).toContain('7,25 °C');
+    await card(page).getByRole('button', { name: `Ações de ${DEVICE}` }).click();
+    await page.getByRole('menuitem', { name: 'Gráficos' }).click();
+    await page.getByRole('dialog').getByTestId('graph-stats').waitFor();
+    expect(await page.getByText('Sua sessão expirou, por favor efetue login novamente.').count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/directions');
+    await context.close();
+  });
+});
+
 describe('localizator (T5)', () => {
   it('a visitor follows a travel by its code: map and devices, no Registros', async () => {
     const { context, page } = await newPage(browser);

@@ -84,6 +84,22 @@ describe('sessions', () => {
     expect(expired.json().error).toBe(MSG.sessionExpired);
   });
 
+  it('stay alive while a live screen reports presence, and end 5 minutes after it stops', async () => {
+    const { token } = await ctx.login('joao.silva');
+    // Twelve minutes watching a travel: the page reports presence once a minute and makes no other call.
+    for (let minute = 0; minute < 12; minute++) {
+      ctx.clock.advance(60_000);
+      expect((await ctx.request('POST', '/api/session/presence', token)).json()).toEqual({ success: true });
+    }
+    expect((await ctx.request('GET', '/api/me', token)).statusCode).toBe(200);
+    // The tab is hidden: no more presence, and the window closes as usual.
+    ctx.clock.advance(SESSION_WINDOW_MS + 1_000);
+    const expired = await ctx.request('POST', '/api/session/presence', token);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().error).toBe(MSG.sessionExpired);
+    expect((await ctx.request('POST', '/api/session/presence')).statusCode).toBe(401);
+  });
+
   it('renew at most once per step, so a burst of requests does not queue on the session row', async () => {
     const { token } = await ctx.login('joao.silva');
     const stored = () => ctx.db.selectFrom('sessions').select('expires_at').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();

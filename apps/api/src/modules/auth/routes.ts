@@ -55,6 +55,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
     },
   );
 
+  // Presence on a live screen (issue 11): while a travel or device is on screen in the foreground, the page calls
+  // this about once a minute so that watching counts as activity for the 5-minute window, like any authorised
+  // request. A hidden or closed tab stops calling, and its session expires as the documents require.
+  app.post(
+    '/api/session/presence',
+    { schema: { response: { 200: OkResponse } }, config: { permission: 'profile:own' } },
+    async () => ({ success: true as const }),
+  );
+
   app.get(
     '/api/me',
     { schema: { response: { 200: SessionUser } }, config: { permission: 'profile:own' } },

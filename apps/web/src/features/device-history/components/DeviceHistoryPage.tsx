@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY } from '../../../lib/format';
+import { useLivePresence } from '../../../lib/live-presence';
 import { useRequiredSession } from '../../../lib/session';
 import { ExportButtons } from '../../reports/components/ExportControls';
 import { useDevice } from '../api/get-device';
@@ -31,6 +32,8 @@ export function DeviceHistoryPage() {
   const navigation = NavigationState.safeParse(location.state);
   // The header comes from the navigation state at once; after a reload (no state) from the device itself.
   const device = useDevice(id);
+  // A device watched on screen keeps the session alive while the tab is in the foreground (issue 11).
+  useLivePresence();
   const name = device.data?.name ?? (navigation.success ? navigation.data.name : null);
   const model = device.data ? device.data.model : navigation.success ? navigation.data.model : null;
   const deviceMac = device.data?.mac ?? mac.toUpperCase();

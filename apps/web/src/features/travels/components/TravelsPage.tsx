@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatShortDateTime } from '../../../lib/format';
+import { useLivePresence } from '../../../lib/live-presence';
 import { useRequiredSession } from '../../../lib/session';
 import type { ExportFormat } from '../../reports/api/request-export';
 import { useReportExport } from '../../reports/export-provider';
@@ -53,6 +54,8 @@ export function TravelsPage() {
 
   const travel = useTravel(travelId);
   const live = useTravelLive(travelId);
+  // A travel followed on screen keeps the session alive while the tab is in the foreground (issue 11).
+  useLivePresence(travelId !== null);
   const chosen = { travel: travelId !== null, device: deviceMac !== null };
   const tab = effectiveTab(tabFromHash(location.hash), chosen);
   const disabled = disabledTabs(tab, chosen);
