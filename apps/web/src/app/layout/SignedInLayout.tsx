@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
-import { ReportExportProvider } from '../../features/reports/export-provider';
+import { ReportExportProvider } from '../../components/report-export/export-provider';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { useRequiredSession } from '../../lib/session';
 import { PageFallback } from './PageFallback';

@@ -3,7 +3,7 @@ import { REPORT_MESSAGES, type Report } from '@sentinela/contract';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../../lib/api-client';
 import { saveBlob } from '../../lib/download';
-import { reportErrorMessage, reportFileName } from './download';
+import { reportErrorMessage, reportFileName } from '../../components/report-export/download';
 import { ZIP_NAME, zipStreams, type ZipSource } from './zip-download';
 
 /** A generated report's file as a zip source: fetched with the session's token and streamed, never buffered. */

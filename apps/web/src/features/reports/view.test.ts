@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportFileName } from './download';
-import { makeReport } from './test-fixtures';
+import { reportFileName } from '../../components/report-export/download';
+import { makeReport } from '../../test/report-fixtures';
 import { reportGeneratedAt, reportName, reportPeriod, reportType } from './view';
 
 // Times are shown in São Paulo (UTC-3), pinned by the test config.

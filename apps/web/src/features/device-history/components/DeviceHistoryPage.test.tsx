@@ -9,7 +9,7 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { captureDownloads, fileResponse } from '../../../test/download';
-import { makeReport } from '../../reports/test-fixtures';
+import { makeReport } from '../../../test/report-fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
 
 // uPlot draws on a canvas, which jsdom lacks: the chart itself is covered in Chromium (e2e).

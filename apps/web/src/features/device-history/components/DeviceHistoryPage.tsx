@@ -7,7 +7,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { EMPTY } from '../../../lib/format';
 import { useLivePresence } from '../../../lib/live-presence';
 import { useRequiredSession } from '../../../lib/session';
-import { ExportButtons } from '../../reports/components/ExportControls';
+import { ExportButtons } from '../../../components/report-export/ExportControls';
 import { useDevice } from '../api/get-device';
 import { HISTORY_MESSAGES } from '../messages';
 import '../styles';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeReport } from '../test-fixtures';
+import { makeReport } from '../../../test/report-fixtures';
 import { hasFreshQueued } from './list-reports';
 
 describe('the reports list refreshes by itself (R3)', () => {

@@ -9,7 +9,7 @@ import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../t
 import { makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 import { mockXhr } from '../../../test/xhr';
-import { makeReport } from '../test-fixtures';
+import { makeReport } from '../../../test/report-fixtures';
 
 const GENERATED = makeReport(1, 2);
 const QUEUED = makeReport(2, 1, { created_at: new Date().toISOString() });

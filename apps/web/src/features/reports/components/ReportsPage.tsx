@@ -10,7 +10,7 @@ import { EMPTY } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
 import { reportKeys } from '../api/keys';
 import { useReports, type ReportListFilters } from '../api/list-reports';
-import { downloadReport, reportErrorMessage } from '../download';
+import { downloadReport, reportErrorMessage } from '../../../components/report-export/download';
 import { periodFormToFilters, type PeriodForm } from '../period-filter';
 import '../styles';
 import { useBulkDownload } from '../use-bulk-download';

@@ -19,7 +19,7 @@ import {
   IconTemperature,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
-import type { ExportFormat } from '../../reports/api/request-export';
+import type { ExportFormat } from '../../../components/report-export/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
 import { batteryLevel, type BatteryLevel } from '../battery';
 import { COLOUR_STATE_LABELS, type ColourState } from '../card-state';

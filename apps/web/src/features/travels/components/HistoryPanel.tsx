@@ -4,7 +4,7 @@ import { IconAlertCircle, IconMapPin } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { formatHumidity, formatShortDateTime, formatTemperature } from '../../../lib/format';
-import { ExportMenu } from '../../reports/components/ExportControls';
+import { ExportMenu } from '../../../components/report-export/ExportControls';
 import { useTravelDeviceHistory } from '../api/get-device-history';
 import { TRAVEL_MESSAGES } from '../messages';
 

@@ -7,7 +7,7 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatShortDateTime } from '../../../lib/format';
-import { useReportExport } from '../../reports/export-provider';
+import { useReportExport } from '../../../components/report-export/export-provider';
 import { useSetTravelStatus } from '../api/set-travel-status';
 import { useTravels } from '../api/list-travels';
 import { STATUS_COLORS, TRAVEL_MESSAGES } from '../messages';

@@ -6,10 +6,10 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp, renderWithProviders } from '../../../test/render';
-import { ReportExportProvider } from '../../reports/export-provider';
+import { ReportExportProvider } from '../../../components/report-export/export-provider';
 import { HistoryPanel } from './HistoryPanel';
 import { captureDownloads, fileResponse } from '../../../test/download';
-import { makeReport } from '../../reports/test-fixtures';
+import { makeReport } from '../../../test/report-fixtures';
 import { makeReading, makeTravel, TRAVEL_ID } from '../test-fixtures';
 
 // Leaflet and the socket are covered in Chromium (e2e); here the map is a stub and live updates are off.

@@ -1,5 +1,5 @@
 import { Report } from '@sentinela/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 
 /** The file formats of the export calls (the `/pdf` and `/excel` path endings). */
 export type ExportFormat = 'pdf' | 'excel';

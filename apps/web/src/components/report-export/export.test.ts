@@ -4,9 +4,9 @@ import { startSession } from '../../lib/session';
 import { captureDownloads, fileResponse } from '../../test/download';
 import { errorResponse, jsonResponse, mockFetch } from '../../test/fetch';
 import { makeSession } from '../../test/fixtures';
-import { exportPath } from './api/request-export';
+import { exportPath } from './request-export';
 import { runExport, type ExportStage } from './export';
-import { makeReport } from './test-fixtures';
+import { makeReport } from '../../test/report-fixtures';
 
 const QUEUED = makeReport(1, 1);
 const GENERATED = makeReport(1, 2);

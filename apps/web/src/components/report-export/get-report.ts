@@ -1,5 +1,5 @@
 import { Report } from '@sentinela/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 
 /** GET /api/reports/{id}: one report record, polled while its file is being generated. */
 export function getReport(id: string, signal?: AbortSignal): Promise<Report> {

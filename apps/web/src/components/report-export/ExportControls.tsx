@@ -1,7 +1,7 @@
 import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconFileSpreadsheet, IconFileTypePdf, IconReport } from '@tabler/icons-react';
-import type { ExportFormat, ExportTarget } from '../api/request-export';
-import { useReportExport } from '../export-provider';
+import type { ExportFormat, ExportTarget } from './request-export';
+import { useReportExport } from './export-provider';
 
 export const EXPORT_FORMATS: readonly { format: ExportFormat; label: string; icon: typeof IconFileTypePdf }[] = [
   { format: 'pdf', label: 'PDF', icon: IconFileTypePdf },

@@ -1,6 +1,6 @@
 import { REPORT_MESSAGES, ReportStatus, type Report } from '@sentinela/contract';
-import { getReport } from './api/get-report';
-import { requestExport, type ExportFormat, type ExportTarget } from './api/request-export';
+import { getReport } from './get-report';
+import { requestExport, type ExportFormat, type ExportTarget } from './request-export';
 import { downloadReport, ReportError } from './download';
 
 /** What an export is doing, for the progress message: asking or downloading, or waiting for the job queue. */

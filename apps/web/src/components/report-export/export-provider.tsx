@@ -3,8 +3,8 @@ import { can, REPORT_MESSAGES } from '@sentinela/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSession } from '../../lib/session';
-import type { ExportFormat, ExportTarget } from './api/request-export';
-import { reportKeys } from './api/keys';
+import type { ExportFormat, ExportTarget } from './request-export';
+import { REPORTS_QUERY_KEY } from './query-key';
 import { reportErrorMessage } from './download';
 import { EXPORT_STAGE_MESSAGES, runExport } from './export';
 
@@ -97,7 +97,7 @@ export function ReportExportProvider({ children }: { children: ReactNode }) {
           });
         }
         // The list on /reports shows the new report (queued, generated or failed) when next opened.
-        void queryClient.invalidateQueries({ queryKey: reportKeys.all });
+        void queryClient.invalidateQueries({ queryKey: REPORTS_QUERY_KEY });
       }
     },
     [queryClient],
