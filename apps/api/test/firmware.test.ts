@@ -1,48 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_VERSION, FIRMWARE_MESSAGES } from '@sentinela/contract';
+import { FIRMWARE_MESSAGES } from '@sentinela/contract';
 import { createTestContext, type TestContext } from './context';
+import { file, image, notes, postFirmware, sha256, version } from './firmware-helpers';
 
 /** Firmware versions (M1): super admin only, versions only upwards, files bounded, kept with their SHA-256. */
-
-type FormPart = { name: string; value: string } | { name: string; filename: string; data: Buffer };
-
-/** A multipart/form-data body as the add-version form sends it: fields first, then the file. */
-function form(parts: FormPart[]): { payload: Buffer; contentType: string } {
-  const boundary = `----firmware-${randomUUID()}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const head =
-      'value' in part
-        ? `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n`
-        : `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-    chunks.push(Buffer.from(head), 'value' in part ? Buffer.from(part.value) : part.data, Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-const headers = { client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-/** Bytes that are not text: a firmware image as a gateway would flash it. */
-const image = (size: number, seed = 7) => Buffer.from(Array.from({ length: size }, (_, i) => (i * 31 + seed) % 256));
-
-function postFirmware(ctx: TestContext, token: string | undefined, parts: FormPart[], options: { stream?: boolean } = {}) {
-  const body = form(parts);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/firmwares',
-    headers: { ...headers, 'content-type': body.contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    // A stream has no declared length: the server must cut it off at the limit as it arrives.
-    payload: options.stream ? Readable.from([body.payload.subarray(0, 100), body.payload.subarray(100)]) : body.payload,
-  });
-}
-
-const version = (value: string): FormPart => ({ name: 'version', value });
-const notes = (value: string): FormPart => ({ name: 'notes', value });
-const file = (data: Buffer, filename = 'sentinela-gw.bin'): FormPart => ({ name: 'file', filename, data });
 
 let ctx: TestContext;
 let admin: string;
