@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Firmware, FirmwareLimits, FirmwareList, IdParam } from '@sentinela/contract';
+import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { FORM_OVERHEAD_BYTES, readFirmwareForm, tooLarge } from './upload';
@@ -46,8 +47,10 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
       try {
         form = await readFirmwareForm(request, firmware.storage, firmware.maxBytes, (fields) => firmware.checkBeforeFile(fields));
       } catch (error) {
-        // The rest of a refused body is not read: close the connection rather than drain it.
-        reply.header('connection', 'close');
+        // A file over the limit: the rest of it is not read, the connection is closed instead. Other refusals (a
+        // version not higher, known before the file) let the client finish sending, within the limit the declared
+        // length was checked against, so that a browser reads the answer rather than a broken connection.
+        if (error instanceof AppError && error.statusCode === 413) reply.header('connection', 'close');
         throw error;
       }
       return reply.status(201).send(await firmware.add(form, auth.userId));

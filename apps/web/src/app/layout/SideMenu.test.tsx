@@ -71,7 +71,7 @@ describe('SideMenu (P6, P8)', () => {
   });
 
   it('the built Gateways entry is for admins only, Firmwares for the super admin only', () => {
-    const labelsOf = (profileId: number) => {
+    const labelsOf = (profileId: Parameters<typeof makeSession>[0]) => {
       const { unmount } = renderWithProviders(<SideMenu session={makeSession(profileId)} onLogout={() => {}} />);
       const labels = within(screen.getByRole('navigation')).getAllByRole('link').map((link) => link.textContent);
       unmount();
@@ -79,7 +79,7 @@ describe('SideMenu (P6, P8)', () => {
     };
     expect(labelsOf(2)).toContain('Gateways');
     expect(labelsOf(2)).not.toContain('Firmwares');
-    for (const profileId of [3, 4, 5]) {
+    for (const profileId of [3, 4, 5] as const) {
       expect(labelsOf(profileId)).not.toContain('Gateways');
       expect(labelsOf(profileId)).not.toContain('Firmwares');
     }
