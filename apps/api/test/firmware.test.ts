@@ -92,6 +92,8 @@ describe('adding versions', () => {
       const res = await postFirmware(ctx, admin, [version(lower), file(image(10))]);
       expect(res.statusCode, lower).toBe(409);
       expect(res.json().error).toBe('A nova versão não pode ser menor ou igual a atual');
+      // Refused before its file was stored, yet the connection stays: a browser still sending reads the answer.
+      expect(res.headers.connection).not.toBe('close');
     }
     // Also when the file comes before the version (decided once the whole form is read).
     const late = await postFirmware(ctx, admin, [file(image(10)), version('1.0.0')]);

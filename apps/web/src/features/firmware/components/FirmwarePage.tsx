@@ -77,7 +77,7 @@ export function FirmwarePage() {
           Versão atual
         </Text>
         <Text size="xl" fw={700} data-testid="current-version">
-          {firmwares.isPending ? '…' : (current ?? EMPTY)}
+          {firmwares.isPending && !firmwares.isError ? '…' : (current ?? EMPTY)}
         </Text>
       </Card>
       {firmwares.isError && (
@@ -91,7 +91,7 @@ export function FirmwarePage() {
         rowKey={(f) => f._id}
         searchText={(f) => `${f.version} ${f.file_name} ${f.sha256}`}
         searchPlaceholder="Pesquisar versões"
-        emptyText="Nenhum versão registrada"
+        emptyText={firmwares.isError ? M.listFailed : 'Nenhum versão registrada'}
         loading={firmwares.isPending && !firmwares.isError}
       />
       <AddFirmwareModal opened={adding} onClose={() => setAdding(false)} current={current} />

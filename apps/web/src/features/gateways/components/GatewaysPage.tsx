@@ -126,7 +126,7 @@ export function GatewaysPage() {
         rowKey={(g) => g._id}
         searchText={(g) => `${g.name} ${g.key_prefix} ${g.enterprise?.name ?? ''}`}
         searchPlaceholder="Pesquisar gateways"
-        emptyText="Nenhum gateway cadastrado"
+        emptyText={gateways.isError ? 'Não foi possível carregar os gateways.' : 'Nenhum gateway cadastrado'}
         loading={gateways.isPending && !gateways.isError}
       />
       <CreateGatewayModal opened={creating} onClose={() => setCreating(false)} choosesEnterprise={isSuperAdmin} />
