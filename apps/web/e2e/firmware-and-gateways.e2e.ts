@@ -256,6 +256,14 @@ describe('gateways (D5)', () => {
     expect(csp).toEqual([]);
     await context.close();
 
+    // The super admin sees every enterprise's gateways, with their enterprise.
+    const admin = await signedIn('admin');
+    await openMenu(admin.page, 'Gateways');
+    await rowWith(admin.page, 'Doca Norte').getByText('Aurora Alimentos').waitFor();
+    await screenshot(admin.page, 'gateways-super-admin-desktop');
+    expect(admin.csp).toEqual([]);
+    await admin.context.close();
+
     const user = await signedIn('joao.silva');
     expect(await user.page.getByTestId('side-menu').getByRole('link', { name: 'Gateways' }).count()).toBe(0);
     await user.context.close();
