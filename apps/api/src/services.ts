@@ -24,6 +24,8 @@ import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
+import { FirmwareService } from './modules/firmware/service';
+import { FirmwareStorage } from './modules/firmware/storage';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -56,6 +58,8 @@ export interface AppServices {
   accounts: AccountService;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
+  /** Firmware versions and their files (M1). */
+  firmware: FirmwareService;
 }
 
 export function createServices(
@@ -100,5 +104,6 @@ export function createServices(
     mail,
     accounts,
     profile: new ProfileService(db, clock, sessions, accounts),
+    firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
   };
 }

@@ -6,6 +6,7 @@ import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { postReadings } from './ingest-helpers';
 import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
+import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
 import { CODES, MACS, deviceId, travelId, userId } from './travel-helpers';
 
@@ -145,7 +146,12 @@ describe('boundary values stored through every write route', () => {
     expect((await call('POST', '/api/password/request/reset', undefined, { email: emailOf('s') })).statusCode).toBe(200);
     expect((await call('POST', '/api/password/reset', undefined, { email: emailOf('s'), code: '000000', password: PASSWORD_128 })).statusCode).toBe(400);
 
-    await write('POST', '/api/gateways', aurora, { name: NAME_80 });
+    const gateway = await write('POST', '/api/gateways', aurora, { name: NAME_80 });
+    await write('PUT', `/api/gateways/${gateway._id}`, aurora, { name: longText(80, '😀') });
+    // The lowest firmware version, the longest notes (HTML of accents, emoji and other scripts), a one-byte file.
+    const lowest = await postFirmware(ctx, admin, [firmwareVersion('0.0.0'), firmwareNotes(`<p>${longText(19_993)}</p>`), firmwareFile(image(1), `${longText(100)}.bin`)]);
+    record('POST', '/api/firmwares', lowest);
+    expect(lowest.statusCode, lowest.body).toBe(201);
     // Limits just inside the bounds, so readings at the bounds open alarms; another device's limits at the bounds.
     await write('PUT', `/api/devices/${await deviceId(ctx, MACS.freezer)}`, aurora, {
       name: NAME_80,
@@ -185,6 +191,9 @@ describe('boundary values stored through every write route', () => {
     const { admin, vida } = state.tokens;
     const vidaId = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Vida Farma').executeTakeFirstOrThrow()).id;
     await write('POST', '/api/gateways', admin, { name: `עברית ${longText(70)}`, enterprise_id: vidaId });
+    const highest = await postFirmware(ctx, admin, [firmwareVersion('9.9.9'), firmwareNotes(`<p>${'😀'.repeat(9_996)}</p>`), firmwareFile(image(64 * 1024), '🚚.bin')]);
+    record('POST', '/api/firmwares', highest);
+    expect(highest.statusCode, highest.body).toBe(201);
     const travel = await write('POST', '/api/travels', admin, {
       enterprise_id: vidaId,
       origin: { address: longText(3), location: [0, 0] },
@@ -310,6 +319,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
     await ctx.db.insertInto('email_verifications').values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + 86_400_000), used_at: null }).execute();
     return [{ token }];
   }
+  if (url.startsWith('/api/firmwares/')) return (await ctx.db.selectFrom('firmwares').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.includes('device')) return (await ids('devices')).map((id) => ({ id }));
   throw new Error(`${route.key}: which stored rows fill ${key}? Teach pathValues.`);
 }

@@ -77,6 +77,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   reportUploadMaxPerMinute: 100,
   reportQueueMaxPerUser: 1000,
   reportQueueMaxPerEnterprise: 3000,
+  // A fresh folder for the firmware files of each app (removed by close), unless one is given.
+  firmwareDir: overrides.firmwareDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-firmware-')),
+  firmwareMaxBytes: 64 * 1024 * 1024,
   publicUrl: 'http://sentinela.test',
   smtpUrl: undefined,
   mailFrom: 'Sentinela <nao-responda@sentinela.test>',
@@ -155,6 +158,7 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
       await database.close();
       rmSync(config.reportsDir, { recursive: true, force: true });
       rmSync(config.mailOutboxDir, { recursive: true, force: true });
+      rmSync(config.firmwareDir, { recursive: true, force: true });
     },
   };
 }

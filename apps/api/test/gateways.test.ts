@@ -91,6 +91,33 @@ describe('tenant isolation', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('an admin renames its gateway; another enterprise cannot, and its name stays', async () => {
+    const { token } = await ctx.login('aurora.adm');
+    const renamed = await ctx.request('PUT', `/api/gateways/${auroraGateway._id}`, token, { name: '  Doca 1 — câmara fria  ' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ _id: auroraGateway._id, name: 'Doca 1 — câmara fria' });
+    const blank = await ctx.request('PUT', `/api/gateways/${auroraGateway._id}`, token, { name: '' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().error).toMatch(/^Informe o nome do gateway\./);
+
+    const vida = (await ctx.login('vida.adm')).token;
+    const foreign = await ctx.request('PUT', `/api/gateways/${auroraGateway._id}`, vida, { name: 'Tomado' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error).toBe('Gateway não encontrado.');
+    const joao = (await ctx.login('joao.silva')).token;
+    expect((await ctx.request('PUT', `/api/gateways/${auroraGateway._id}`, joao, { name: 'Tomado' })).statusCode).toBe(403);
+    const row = await ctx.db.selectFrom('gateways').select('name').where('id', '=', auroraGateway._id).executeTakeFirstOrThrow();
+    expect(row.name).toBe('Doca 1 — câmara fria');
+  });
+
+  it('tell where gateways send readings, from the configuration (MQTT off here)', async () => {
+    const { token } = await ctx.login('aurora.adm');
+    const res = await ctx.request('GET', '/api/gateways/connection', token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ http: { url: 'http://sentinela.test/api/ingest/readings' }, mqtt: null });
+    expect((await ctx.request('GET', '/api/gateways/connection', (await ctx.login('joao.silva')).token)).statusCode).toBe(403);
+  });
+
   it('revoking is immediate', async () => {
     const { token } = await ctx.login('aurora.adm');
     expect((await ctx.request('DELETE', `/api/gateways/${auroraGateway._id}`, token)).json()).toEqual({ success: true });
@@ -98,5 +125,23 @@ describe('tenant isolation', () => {
     expect(gateway.revoked_at).toBe(ctx.clock.now().toISOString());
     const res = await postReadings(ctx, [{ mac: 'C3:00:00:00:01:01', ts: ctx.clock.now().toISOString(), temperature: 5 }], auroraGateway.key);
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('connection details with the embedded broker', () => {
+  it('give the public host, the port the broker listens on and the topic', async () => {
+    const withMqtt = await createTestContext({ demo: true, config: { mqttEnabled: true, mqttPort: 0, publicUrl: 'https://monitor.example.com.br' } });
+    try {
+      await withMqtt.app.mqtt!.ready();
+      const { token } = await withMqtt.login('admin');
+      const res = await withMqtt.request('GET', '/api/gateways/connection', token);
+      expect(res.json()).toEqual({
+        http: { url: 'https://monitor.example.com.br/api/ingest/readings' },
+        mqtt: { host: 'monitor.example.com.br', port: withMqtt.app.mqtt!.port, tls_port: null, topic: 'devices/{mac}/readings' },
+      });
+      expect(withMqtt.app.mqtt!.port).toBeGreaterThan(0);
+    } finally {
+      await withMqtt.close();
+    }
   });
 });

@@ -107,7 +107,7 @@ function bodyArbitrary(route: WalkedRoute, schema: unknown, mode: Mode): fc.Arbi
       authorization: mode === 'valid' ? fc.constant(key) : fc.constantFrom(key, key, key, 'ApiKey x\u0085', 'ApiKey ', ''),
     });
   }
-  if (!schema && route.options.config?.permission !== undefined && /report|excel/.test(route.url)) {
+  if (!schema && route.options.config?.permission !== undefined && /report|excel|firmware/.test(route.url)) {
     // File uploads (multipart): files of any bytes and names, sheets with hostile cells, or no multipart at all.
     const file = fc.record({
       filename: fc.constantFrom('relatorio.pdf', 'planilha.xlsx', 'a\u0000.pdf', '../../x.xlsx', 'ç'.repeat(300), '"; evil="1'),

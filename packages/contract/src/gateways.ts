@@ -31,3 +31,30 @@ export const CreatedGateway = Gateway.extend({
   key: z.string(),
 });
 export type CreatedGateway = z.infer<typeof CreatedGateway>;
+
+export const RenameGatewayBody = z.object({
+  name: cleanText('O nome', { min: 1, max: 80, requiredMessage: 'Informe o nome do gateway.' }),
+});
+export type RenameGatewayBody = z.infer<typeof RenameGatewayBody>;
+
+/** The MQTT topic readings are published to; `{mac}` is the beacon's MAC address. */
+export const GATEWAY_MQTT_TOPIC = 'devices/{mac}/readings';
+
+/**
+ * GET /api/gateways/connection: where this server takes readings, as configured, for the instructions shown with a
+ * new key. `mqtt` is null when gateway keys cannot be used over MQTT here (MQTT off, or an external broker whose
+ * readings all belong to one configured key).
+ */
+export const GatewayConnection = z.object({
+  http: z.object({ url: z.string() }),
+  mqtt: z
+    .object({
+      host: z.string(),
+      port: z.number().int().nullable(),
+      /** MQTT over TLS (mqtts), when the server has a certificate. */
+      tls_port: z.number().int().nullable(),
+      topic: z.string(),
+    })
+    .nullable(),
+});
+export type GatewayConnection = z.infer<typeof GatewayConnection>;

@@ -72,6 +72,9 @@ const Env = z.object({
   REPORT_UPLOAD_MAX_PER_MINUTE: z.coerce.number().int().positive().default(10),
   REPORT_QUEUE_MAX_PER_USER: z.coerce.number().int().positive().default(1000),
   REPORT_QUEUE_MAX_PER_ENTERPRISE: z.coerce.number().int().positive().default(3000),
+  // Firmware files (M1): where they are kept and the largest one accepted.
+  FIRMWARE_DIR: z.string().optional(),
+  FIRMWARE_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   // Accounts and e-mail (A1–A14): links in e-mails point at PUBLIC_URL; without SMTP_URL messages go to files.
   PUBLIC_URL: z.url().default('http://localhost:3000'),
   SMTP_URL: z.string().optional(),
@@ -167,6 +170,10 @@ export interface AppConfig {
   /** Reports not yet generated one user, and one enterprise, may have in the queue. */
   reportQueueMaxPerUser: number;
   reportQueueMaxPerEnterprise: number;
+  /** Firmware files (default `<DATA_DIR>/firmware`). */
+  firmwareDir: string;
+  /** Largest firmware file; a larger upload is refused (413) before it is read when its length is declared. */
+  firmwareMaxBytes: number;
   /** Where the web app is reached: the base of links sent by e-mail (confirmation, set password). */
   publicUrl: string;
   /** SMTP relay (smtp://user:pass@host:587, smtps://…); unset: messages are written to `mailOutboxDir` instead. */
@@ -258,6 +265,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportUploadMaxPerMinute: e.REPORT_UPLOAD_MAX_PER_MINUTE,
     reportQueueMaxPerUser: e.REPORT_QUEUE_MAX_PER_USER,
     reportQueueMaxPerEnterprise: e.REPORT_QUEUE_MAX_PER_ENTERPRISE,
+    firmwareDir: path.resolve(e.FIRMWARE_DIR || path.join(e.DATA_DIR, 'firmware')),
+    firmwareMaxBytes: e.FIRMWARE_MAX_BYTES,
     publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,

@@ -178,6 +178,7 @@ export interface ReportsTable {
 export interface FirmwaresTable {
   id: Generated<string>; version: string; version_number: number; notes: Generated<string>;
   file_name: string; file_path: string; file_size: number; created_by: string | null; created_at: CreatedAt;
+  sha256: string;
 }
 
 export interface PlansTable { id: Generated<string>; name: string; position: Generated<number> }

@@ -66,3 +66,9 @@ export const AccessLogPage = lazy(() =>
 export const EditUserPage = lazy(() =>
   import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
 );
+export const FirmwarePage = lazy(() =>
+  import('../features/firmware/components/FirmwarePage').then((module) => ({ default: module.FirmwarePage })),
+);
+export const GatewaysPage = lazy(() =>
+  import('../features/gateways/components/GatewaysPage').then((module) => ({ default: module.GatewaysPage })),
+);

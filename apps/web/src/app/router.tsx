@@ -16,6 +16,8 @@ import {
   EditUserPage,
   EnterpriseUsersPage,
   EnterprisesPage,
+  FirmwarePage,
+  GatewaysPage,
   LandingPage,
   LocalizatorPage,
   LoginPage,
@@ -34,7 +36,7 @@ import { RouteErrorPage } from './RouteErrorPage';
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
  *   open:      /complete-register, /telegram/:chatId/login
- *   protected: /acess-log, /plans, /locations, /financial, /firmware, /settings
+ *   protected: /plans, /locations, /financial, /settings
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
@@ -92,6 +94,14 @@ export const routes: RouteObject[] = [
                   { handle: { title: 'Usuários da empresa' }, path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
                   { handle: { title: 'Editar usuário' }, path: paths.editUser, element: <EditUserPage /> },
                 ],
+              },
+              {
+                element: <RequirePermission permission="firmware:manage" />,
+                children: [{ handle: { title: 'Firmwares' }, path: paths.firmware, element: <FirmwarePage /> }],
+              },
+              {
+                element: <RequirePermission permission="gateways:manage" />,
+                children: [{ handle: { title: 'Gateways' }, path: paths.gateways, element: <GatewaysPage /> }],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,

@@ -10,7 +10,6 @@ export interface MenuScreen {
 /**
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
- *   /firmware Firmwares 'firmware:manage'            (after Usuários, before Relatórios)
  *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
@@ -21,6 +20,9 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.directions, label: 'Viagens', permission: 'travels:read' },
   { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
+  { path: paths.firmware, label: 'Firmwares', permission: 'firmware:manage' },
+  // Not in the documents' menus: where admins create and revoke the keys their gateways send readings with.
+  { path: paths.gateways, label: 'Gateways', permission: 'gateways:manage' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
 ];
 

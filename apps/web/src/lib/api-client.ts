@@ -121,6 +121,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'schema' | 'signal'> {
   /** Share of the file sent so far, 0 to 1. */
   onProgress?: (fraction: number) => void;
+  /** Text fields sent before the file (the server can judge them before the file arrives). */
+  fields?: Record<string, string>;
 }
 
 /**
@@ -128,7 +130,7 @@ export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'sche
  * how much of a request body has been sent, XMLHttpRequest can; headers, token and errors are those of apiFetch.
  */
 export function apiUpload<T = unknown>(path: string, file: Blob, options: UploadOptions<T> = {}): Promise<T> {
-  const { auth = 'session', schema, signal, onProgress } = options;
+  const { auth = 'session', schema, signal, onProgress, fields = {} } = options;
   return new Promise<T>((resolve, reject) => {
     const headers = requestHeaders(auth);
     if (!headers) return reject(new ApiError(401, MSG.sessionExpired, 'SESSION_EXPIRED'));
@@ -160,6 +162,7 @@ export function apiUpload<T = unknown>(path: string, file: Blob, options: Upload
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
 
     const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('file', file, file instanceof File ? file.name : 'file');
     xhr.send(form);
   });

@@ -24,6 +24,9 @@ export const paths = {
   reports: '/reports',
   /** The documents' spelling (spec 000 §2). */
   accessLog: '/acess-log',
+  firmware: '/firmware',
+  /** Not in the documents: gateway keys for reading ingestion (D5). */
+  gateways: '/gateways',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

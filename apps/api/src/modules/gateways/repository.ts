@@ -59,3 +59,7 @@ export async function insertGateway(
 export async function revokeGateway(db: Db, id: string, at: Date): Promise<void> {
   await db.updateTable('gateways').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
 }
+
+export async function renameGateway(db: Db, id: string, name: string): Promise<void> {
+  await db.updateTable('gateways').set({ name }).where('id', '=', id).execute();
+}

@@ -1,4 +1,4 @@
-import type { CreatedGateway, CreateGatewayBody, Gateway } from '@sentinela/contract';
+import type { CreatedGateway, CreateGatewayBody, Gateway, RenameGatewayBody } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
@@ -6,7 +6,7 @@ import type { TenantScope } from '../../lib/tenant-scope';
 import { newSecret, sha256 } from '../../lib/tokens';
 import type { EventBus } from '../../realtime/event-bus';
 import { enterpriseExists } from '../enterprises/repository';
-import { findGatewayInScope, insertGateway, listGateways, revokeGateway, type GatewayScope } from './repository';
+import { findGatewayInScope, insertGateway, listGateways, renameGateway, revokeGateway, type GatewayScope } from './repository';
 
 const GATEWAY_NOT_FOUND = 'Gateway não encontrado.';
 const ENTERPRISE_NOT_FOUND = 'Empresa não encontrada.';
@@ -58,6 +58,16 @@ export class GatewayService {
     const gateway = await findGatewayInScope(this.db, own, id, this.today());
     if (!gateway) throw notFound(GATEWAY_NOT_FOUND);
     return { ...gateway, key };
+  }
+
+  /** Renames a gateway of the caller's scope (a revoked one too: its name is how the list tells it apart). */
+  async rename(scope: TenantScope, id: string, body: RenameGatewayBody): Promise<Gateway> {
+    const own = gatewayScope(scope);
+    if (!(await findGatewayInScope(this.db, own, id, this.today()))) throw notFound(GATEWAY_NOT_FOUND);
+    await renameGateway(this.db, id, body.name);
+    const gateway = await findGatewayInScope(this.db, own, id, this.today());
+    if (!gateway) throw notFound(GATEWAY_NOT_FOUND);
+    return gateway;
   }
 
   async revoke(scope: TenantScope, id: string): Promise<void> {

@@ -64,8 +64,25 @@ describe('SideMenu (P6, P8)', () => {
       ['Viagens', '/directions'],
       ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],
+      ['Firmwares', '/firmware'],
+      ['Gateways', '/gateways'],
       ['Relatórios', '/reports'],
     ]);
+  });
+
+  it('the built Gateways entry is for admins only, Firmwares for the super admin only', () => {
+    const labelsOf = (profileId: Parameters<typeof makeSession>[0]) => {
+      const { unmount } = renderWithProviders(<SideMenu session={makeSession(profileId)} onLogout={() => {}} />);
+      const labels = within(screen.getByRole('navigation')).getAllByRole('link').map((link) => link.textContent);
+      unmount();
+      return labels;
+    };
+    expect(labelsOf(2)).toContain('Gateways');
+    expect(labelsOf(2)).not.toContain('Firmwares');
+    for (const profileId of [3, 4, 5] as const) {
+      expect(labelsOf(profileId)).not.toContain('Gateways');
+      expect(labelsOf(profileId)).not.toContain('Firmwares');
+    }
   });
 
   it('shows the user, truncates email above 30 and enterprise above 20 characters', () => {

@@ -1,0 +1,72 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Firmware, FirmwareLimits, FirmwareList, IdParam } from '@sentinela/contract';
+import { AppError } from '../../lib/errors';
+import { requireAuth } from '../../plugins/auth';
+import type { AppServices } from '../../services';
+import { FORM_OVERHEAD_BYTES, readFirmwareForm, tooLarge } from './upload';
+
+/**
+ * Content-Disposition for a stored name: an ASCII fallback for old clients and the exact name (RFC 5987) for the
+ * rest. Quotes, backslashes and anything outside printable ASCII never reach the plain form.
+ */
+export function attachmentHeader(filename: string): string {
+  const ascii = filename.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'firmware.bin';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** Firmware versions (M1, spec 001 §7): super admin only. */
+export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const firmware = services.firmware;
+  const manage = { permission: 'firmware:manage' as const };
+  // Multipart in this plugin only (encapsulated), sized for the form's fields; the file's own limit is per request.
+  await app.register(multipart, { limits: { fileSize: firmware.maxBytes, files: 1 } });
+
+  app.get('/api/firmwares', { schema: { response: { 200: FirmwareList } }, config: manage }, async () => firmware.list());
+
+  app.get('/api/firmwares/limits', { schema: { response: { 200: FirmwareLimits } }, config: manage }, async () => firmware.limits());
+
+  app.post(
+    '/api/firmwares',
+    {
+      schema: { response: { 201: Firmware } },
+      config: manage,
+      // After the session and profile checks (global hooks run first), before a byte of the body is read: a body
+      // declared larger than any acceptable form is refused and the connection closed, so it is never received.
+      onRequest: async (request, reply) => {
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > firmware.maxBytes + FORM_OVERHEAD_BYTES) {
+          reply.header('connection', 'close');
+          throw tooLarge(firmware.maxBytes);
+        }
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      let form;
+      try {
+        form = await readFirmwareForm(request, firmware.storage, firmware.maxBytes, (fields) => firmware.checkBeforeFile(fields));
+      } catch (error) {
+        // A file over the limit: the rest of it is not read, the connection is closed instead. Other refusals (a
+        // version not higher, known before the file) let the client finish sending, within the limit the declared
+        // length was checked against, so that a browser reads the answer rather than a broken connection.
+        if (error instanceof AppError && error.statusCode === 413) reply.header('connection', 'close');
+        throw error;
+      }
+      return reply.status(201).send(await firmware.add(form, auth.userId));
+    },
+  );
+
+  app.get('/api/firmwares/:id/download', { schema: { params: IdParam }, config: manage }, async (request, reply) => {
+    const file = await firmware.file(request.params.id);
+    return reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-length', file.size)
+      .header('content-disposition', attachmentHeader(file.filename))
+      // RFC 9530: the digest of the file, for clients that check it themselves.
+      .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
+      .header('x-content-sha256', file.sha256)
+      .header('cache-control', 'private, no-store')
+      .send(file.stream);
+  });
+};

@@ -1,0 +1,179 @@
+import { Alert, Button, Group, Modal, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { CreateGatewayBody, type CreatedGateway } from '@sentinela/contract';
+import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useEnterprises } from '../../../components/EnterprisePicker';
+import { errorMessage } from '../../../lib/api-client';
+import { useCreateGateway, useGatewayConnection } from '../api/gateways';
+import { httpExample, mqttExample } from '../instructions';
+import { CopyableBlock } from './CopyableBlock';
+
+interface CreateGatewayModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** The super admin chooses the gateway's enterprise (or none); an enterprise admin's is its own. */
+  choosesEnterprise: boolean;
+}
+
+/**
+ * Novo gateway: a name (and, for the super admin, an enterprise), then the key, shown this once, with the
+ * instructions to send readings over HTTP and MQTT to this server. Closes only by its buttons.
+ */
+export function CreateGatewayModal({ opened, onClose, choosesEnterprise }: CreateGatewayModalProps) {
+  const create = useCreateGateway();
+  const [name, setName] = useState('');
+  const [enterpriseId, setEnterpriseId] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const close = () => {
+    setName('');
+    setEnterpriseId(null);
+    setNameError(null);
+    create.reset();
+    onClose();
+  };
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = CreateGatewayBody.safeParse({ name, enterprise_id: choosesEnterprise ? enterpriseId : undefined });
+    if (!parsed.success) {
+      setNameError(parsed.error.issues[0]?.message ?? null);
+      return;
+    }
+    setNameError(null);
+    create.mutate(parsed.data);
+  };
+
+  const created = create.data;
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'Gateway criado' : 'Novo gateway'}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      withCloseButton={false}
+      centered
+      size="xl"
+    >
+      {created ? (
+        <CreatedKey gateway={created} onDone={close} />
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            {create.isError && (
+              <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+                {errorMessage(create.error, 'Não foi possível criar o gateway.')}
+              </Alert>
+            )}
+            <TextInput
+              label="Nome"
+              placeholder="Ex.: Câmara fria 2 — doca"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={nameError}
+              maxLength={80}
+              withAsterisk
+              data-autofocus
+            />
+            {choosesEnterprise && <EnterpriseSelect value={enterpriseId} onChange={setEnterpriseId} />}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close} disabled={create.isPending}>
+                Cancelar
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Criar gateway
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function EnterpriseSelect({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
+  const enterprises = useEnterprises();
+  return (
+    <Select
+      label="Empresa"
+      description="Os dispositivos dessa empresa poderão receber leituras deste gateway. Sem empresa, só os dispositivos associados a ele."
+      placeholder={enterprises.isPending ? 'Carregando...' : 'Nenhuma (gateway da plataforma)'}
+      data={(enterprises.data ?? []).map((e) => ({ value: e._id, label: e.name }))}
+      value={value}
+      onChange={onChange}
+      searchable
+      clearable
+      nothingFoundMessage="Nada encontrado..."
+      error={enterprises.isError ? 'Não foi possível carregar as empresas.' : undefined}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+}
+
+/** The key, once, and how to use it with this server's real addresses. */
+function CreatedKey({ gateway, onDone }: { gateway: CreatedGateway; onDone: () => void }) {
+  const connection = useGatewayConnection();
+  const [now] = useState(() => new Date());
+  const data = connection.data;
+  const mqttPlain = data ? mqttExample(data, gateway.key, false, now) : null;
+  const mqttTls = data ? mqttExample(data, gateway.key, true, now) : null;
+  return (
+    <Stack>
+      <Alert color="yellow" title="Copie a chave agora" icon={<IconAlertTriangle />}>
+        Esta chave não será mostrada novamente. Guarde-a no gateway “{gateway.name}”; se ela se perder, revogue este gateway e
+        crie outro.
+      </Alert>
+      <CopyableBlock label="Chave do gateway" value={gateway.key} />
+      {connection.isError && (
+        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+          {errorMessage(connection.error, 'Não foi possível carregar os endereços de envio.')}
+        </Alert>
+      )}
+      {data && (
+        <Tabs defaultValue="http" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="http">HTTP</Tabs.Tab>
+            <Tabs.Tab value="mqtt">MQTT</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="http" pt="sm">
+            <Stack gap="sm">
+              <Text size="sm">
+                Envie lotes de leituras por <b>POST</b> para <b style={{ wordBreak: 'break-all' }}>{data.http.url}</b> com o cabeçalho{' '}
+                <b>Authorization: ApiKey &lt;chave&gt;</b>. Cada leitura tem <b>mac</b>, <b>ts</b> (UTC) e os valores medidos; até 5.000 por
+                lote.
+              </Text>
+              <CopyableBlock label="Exemplo com curl" value={httpExample(data, gateway.key, now)} block />
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="mqtt" pt="sm">
+            {mqttPlain ? (
+              <Stack gap="sm">
+                <Text size="sm">
+                  Conecte-se a <b>{data.mqtt!.host}</b>, porta <b>{data.mqtt!.port}</b>
+                  {data.mqtt!.tls_port ? (
+                    <>
+                      {' '}
+                      (ou <b>{data.mqtt!.tls_port}</b> com TLS)
+                    </>
+                  ) : null}
+                  , com qualquer usuário e a chave como senha. Publique com QoS 1 no tópico <b>{data.mqtt!.topic}</b>, uma leitura ou{' '}
+                  <b>{'{"readings": [...]}'}</b> por mensagem.
+                </Text>
+                <CopyableBlock label="Exemplo com mosquitto_pub" value={mqttPlain} block />
+                {mqttTls && <CopyableBlock label="Exemplo com TLS" value={mqttTls} block />}
+              </Stack>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Este servidor não recebe leituras por MQTT com chaves de gateway. Use o envio por HTTP.
+              </Text>
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      )}
+      <Group justify="flex-end">
+        <Button onClick={onDone}>Concluir</Button>
+      </Group>
+    </Stack>
+  );
+}
