@@ -113,6 +113,8 @@ function cellText(value: CellValue | undefined): string | null {
 
 /** What a message echoes of a cell: short, one line. */
 function clip(text: string | null): string {
-  const line = (text ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  let line = '';
+  for (const ch of text ?? '') line += ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? ' ' : ch;
+  line = line.trim();
   return line.length > 40 ? `${line.slice(0, 40)}…` : line;
 }
