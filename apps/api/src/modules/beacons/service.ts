@@ -21,6 +21,8 @@ const registeredMessage = (mac: string) => `Dispositivo cadastrado (MAC ${mac})`
 
 /** X1: the super admin's beacon registry: one by hand, a spreadsheet at a time, or from the MACs gateways discovered. */
 export class BeaconService {
+  private templateFile: Promise<Buffer> | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -83,8 +85,13 @@ export class BeaconService {
     return { registered: ids.size, errors: errors.map((e) => e.message) };
   }
 
+  /** The same file for everyone: built once per process (exceljs takes a few hundred milliseconds to write it). */
   template(): Promise<Buffer> {
-    return buildBeaconImportTemplate();
+    this.templateFile ??= buildBeaconImportTemplate().catch((error: unknown) => {
+      this.templateFile = null;
+      throw error;
+    });
+    return this.templateFile;
   }
 
   discovered(): Promise<DiscoveredDevice[]> {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, FileButton, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, FileButton, Group, List, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { BEACON_MESSAGES, MSG, RegisterBeaconBody, type DiscoveredDevice } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload, IconFileSpreadsheet, IconPlus } from '@tabler/icons-react';
@@ -28,10 +28,10 @@ export function BeaconsPage() {
   return (
     <Stack>
       <Title order={2}>Cadastrar Dispositivos</Title>
-      <Group align="stretch" grow gap="md" wrap="wrap" style={{ rowGap: 'var(--mantine-spacing-md)' }}>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <RegisterOne />
         <ImportMany />
-      </Group>
+      </SimpleGrid>
       <Discovered />
     </Stack>
   );
@@ -57,7 +57,7 @@ function RegisterOne() {
     }),
   );
   return (
-    <Paper withBorder radius="md" p="lg" miw={280}>
+    <Paper withBorder radius="md" p="lg">
       <form onSubmit={onSubmit} noValidate>
         <Stack>
           <Title order={4}>Um dispositivo</Title>
@@ -93,7 +93,7 @@ function ImportMany() {
       .finally(() => setDownloading(false));
   };
   return (
-    <Paper withBorder radius="md" p="lg" miw={280}>
+    <Paper withBorder radius="md" p="lg">
       <Stack>
         <Title order={4}>Importar planilha</Title>
         <Text size="sm" c="dimmed">

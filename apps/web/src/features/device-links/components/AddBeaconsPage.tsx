@@ -132,7 +132,6 @@ export function AddBeaconsPage() {
         <Stack gap="sm">
           <form
             role="search"
-            aria-label="Buscar dispositivo"
             onSubmit={(event) => {
               event.preventDefault();
               setSearch(typed);
