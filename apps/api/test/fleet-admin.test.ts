@@ -26,7 +26,8 @@ beforeAll(async () => {
   admin = (await ctx.login('admin')).token;
   auroraAdm = (await ctx.login('aurora.adm')).token;
   joao = (await ctx.login('joao.silva')).token;
-});
+  // A seeded PGlite database takes a while on a busy machine.
+}, 120_000);
 afterAll(() => ctx.close());
 
 const deviceCount = async () => Number((await ctx.db.selectFrom('devices').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -164,7 +165,7 @@ describe('oversized and inflating imports', () => {
   beforeAll(async () => {
     small = await createTestContext({ demo: true, config: { reportExcelMaxInflatedBytes: 64 * 1024, reportExcelMaxBytes: 256 * 1024, reportWorkers: 0 } });
     token = (await small.login('admin')).token;
-  });
+  }, 120_000);
   afterAll(() => small.close());
   const count = async () => Number((await small.db.selectFrom('devices').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
