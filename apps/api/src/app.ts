@@ -19,6 +19,8 @@ import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/users/routes';
 import { deviceRoutes } from './modules/devices/routes';
+import { beaconRoutes } from './modules/beacons/routes';
+import { deviceLinkRoutes } from './modules/device-links/routes';
 import { accessLogRoutes } from './modules/access-log/routes';
 import { enterpriseRoutes } from './modules/enterprises/routes';
 import { historyRoutes } from './modules/readings/history-routes';
@@ -75,7 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

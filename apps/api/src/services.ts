@@ -16,6 +16,8 @@ import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session-service';
 import { DeviceService } from './modules/devices/service';
+import { BeaconService } from './modules/beacons/service';
+import { DeviceLinkService } from './modules/device-links/service';
 import { UserService } from './modules/users/service';
 import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
@@ -36,6 +38,10 @@ export interface AppServices {
   auth: AuthService;
   accessLog: AccessLogWriter;
   devices: DeviceService;
+  /** The super admin's beacon registry: by hand, imported, discovered by gateways (X1). */
+  beacons: BeaconService;
+  /** Devices into enterprises and to users (M6). */
+  deviceLinks: DeviceLinkService;
   users: UserService;
   enterprises: EnterpriseService;
   history: HistoryService;
@@ -89,6 +95,8 @@ export function createServices(
     accessLog,
     auth: new AuthService(db, sessions, accessLog, clock),
     devices: new DeviceService(db, clock),
+    beacons: new BeaconService(db, clock, config, spreadsheetReaders),
+    deviceLinks: new DeviceLinkService(db, clock, events),
     users: new UserService(db, clock, sessions, events),
     enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock),

@@ -137,8 +137,9 @@ describe('boundary values stored through every write route', () => {
 
     // Sign-up (A3) with the longest values, then its confirmation resend and a recovery (A6) of that account.
     expect((await call('POST', '/api/user/email-available', undefined, { email: emailOf('s') })).json()).toEqual({ available: true });
+    // Enterprise names are unique (ADR 19): the sign-up's company differs from the one registered above by a letter.
     const signedUp = await call('POST', '/api/client', undefined, {
-      name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(11) 98765-4321', password: PASSWORD_128, client: { name: NAME_120 },
+      name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(11) 98765-4321', password: PASSWORD_128, client: { name: `Z${NAME_120.slice(1)}` },
     });
     expect(signedUp.statusCode, signedUp.body).toBe(200);
     state.signedUpToken = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
@@ -152,6 +153,14 @@ describe('boundary values stored through every write route', () => {
     const lowest = await postFirmware(ctx, admin, [firmwareVersion('0.0.0'), firmwareNotes(`<p>${longText(19_993)}</p>`), firmwareFile(image(1), `${longText(100)}.bin`)]);
     record('POST', '/api/firmwares', lowest);
     expect(lowest.statusCode, lowest.body).toBe(201);
+    // Beacons (X1) with the longest name and model, by hand and imported, linked to the new enterprise and its admin (M6).
+    const beacon = await write('POST', '/api/beacon-device', admin, { mac: 'be-ac-00-00-00-01', name: NAME_80, model: longText(60) });
+    const imported = await upload(ctx, '/api/beacon-device/import', [{ filename: 'b.csv', contentType: 'text/csv', data: Buffer.from(`MAC;Nome;Modelo\nBE:AC:00:00:00:02;${NAME_80};${longText(60)}\n`) }], admin);
+    record('POST', '/api/beacon-device/import', imported);
+    expect(imported.json()).toEqual({ registered: 1, errors: [] });
+    const second = (await ctx.db.selectFrom('devices').select('id').where('mac', '=', 'BE:AC:00:00:00:02').executeTakeFirstOrThrow()).id;
+    await write('POST', '/api/devices/link/client', admin, { devices: [beacon._id, second], to_update: 0, client_id: state.newEnterprise });
+    await write('POST', '/api/devices/link/user', admin, { devices: [beacon._id], to_update: 1, user_id: state.newAdmin });
     // Limits just inside the bounds, so readings at the bounds open alarms; another device's limits at the bounds.
     await write('PUT', `/api/devices/${await deviceId(ctx, MACS.freezer)}`, aurora, {
       name: NAME_80,
@@ -175,6 +184,9 @@ describe('boundary values stored through every write route', () => {
     const ingested = await postReadings(ctx, [...extremeReadings(MACS.freezer, INSTANT_MIN_MS), ...extremeReadings(MACS.chamber, INSTANT_MIN_MS)]);
     record('POST', '/api/ingest/readings', ingested);
     expect(ingested.json()).toMatchObject({ accepted: 10, rejected: [] });
+    // A MAC nobody registered, heard at the first instant: listed as discovered (X1).
+    const unknown = await postReadings(ctx, extremeReadings('DE:AD:BE:EF:00:01', INSTANT_MIN_MS));
+    expect(unknown.json().rejected).toHaveLength(5);
 
     await exportReport(`/api/beacon-device/history/mac/${MACS.freezer}/pdf?${WHOLE_RANGE}&minTemp=-80&maxTemp=150&minHum=0&maxHum=100`, aurora);
     await exportReport(`/api/beacon-device/history/mac/${MACS.freezer}/excel?${WHOLE_RANGE}`, aurora);

@@ -28,6 +28,9 @@ let routes: WalkedRoute[];
 let pools: Pools;
 const tokens: Record<'admin' | 'aurora' | 'joao', string> = { admin: '', aurora: '', joao: '' };
 let original: Array<{ id: string; name: string; username: string; email: string; password_hash: string }>;
+/** Devices' enterprises and users' links, which the link calls (M6) may change. */
+let originalDevices: Array<{ id: string; enterprise_id: string | null; location_id: string | null; group_id: string | null }>;
+let originalLinks: Array<{ device_id: string; user_id: string }>;
 let uploads: Buffer[] = [];
 const failures: string[] = [];
 
@@ -183,6 +186,9 @@ async function restore(): Promise<void> {
     for (const u of original) await trx.updateTable('users').set({ ...u, disabled: false }).where('id', '=', u.id).execute();
     await trx.updateTable('enterprises').set({ disabled: false }).execute();
     await trx.updateTable('gateways').set({ revoked_at: null }).where('name', '=', 'Gateway de demonstração').execute();
+    for (const d of originalDevices) await trx.updateTable('devices').set(d).where('id', '=', d.id).execute();
+    await trx.deleteFrom('device_users').execute();
+    if (originalLinks.length) await trx.insertInto('device_users').values(originalLinks).execute();
   });
   for (const [role, username] of [['admin', 'admin'], ['aurora', 'aurora.adm'], ['joao', 'joao.silva']] as const) {
     if (!tokens[role] || !(await ctx.services.sessions.authenticate(tokens[role]))) tokens[role] = await login(username);
@@ -198,6 +204,8 @@ beforeAll(async () => {
   });
   routes = walkableRoutes(ctx.routes);
   original = await ctx.db.selectFrom('users').select(['id', 'name', 'username', 'email', 'password_hash']).orderBy('username').execute();
+  originalDevices = await ctx.db.selectFrom('devices').select(['id', 'enterprise_id', 'location_id', 'group_id']).orderBy('num').execute();
+  originalLinks = await ctx.db.selectFrom('device_users').select(['device_id', 'user_id']).execute();
   await restore();
   // A report of each kind, so report ids are among the ids tried.
   await ctx.request('GET', '/api/beacon-device/history/mac/C3:00:00:00:01:01/pdf', tokens.aurora);

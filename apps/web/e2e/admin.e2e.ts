@@ -95,8 +95,14 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
   it('the super admin opens the devices and users of an enterprise from Empresas', async () => {
     const { context, page } = await signedIn('admin');
     await page.goto('/enterprises');
+    // Dispositivos links devices to the enterprise (M6): its own are ticked, another enterprise's are not offered.
     await rowWith(page, 'Vida Farma').getByRole('link', { name: 'Dispositivos' }).click();
-    await page.waitForURL('**/client-devices?id=*');
+    await page.waitForURL('**/add-beacons?id=*');
+    await page.getByRole('heading', { name: 'Vincular Dispositivos' }).waitFor();
+    await rowWith(page, 'Geladeira Vacinas').getByRole('checkbox', { checked: true }).waitFor();
+    expect(await page.getByText('Baú Caminhão 01').count()).toBe(0);
+    await screenshot(page, 'add-beacons-super-admin');
+    await page.goto('/client-devices?id=' + new URL(page.url()).searchParams.get('id'));
     await page.getByText('Geladeira Vacinas').waitFor();
     expect(await page.getByText('Baú Caminhão 01').count()).toBe(0);
     await screenshot(page, 'client-devices-super-admin');
@@ -115,7 +121,12 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
     await page.waitForURL('**/select-user');
     await rowWith(page, 'João Silva').waitFor();
     await screenshot(page, 'select-user');
+    // Gerenciar opens João's devices (M6, M8); the enterprise's users are the button above the list.
     await rowWith(page, 'João Silva').getByRole('link', { name: 'Gerenciar' }).click();
+    await page.waitForURL('**/add-beacons?id=*&eID=*');
+    await page.getByText('Dispositivos do usuário João Silva').waitFor();
+    await page.goBack();
+    await page.getByRole('link', { name: 'Usuários da empresa' }).click();
     await page.waitForURL('**/enterprise-users?id=*');
     await page.getByRole('heading', { name: 'Usuários da empresa Aurora Alimentos' }).waitFor();
     await screenshot(page, 'enterprise-users');

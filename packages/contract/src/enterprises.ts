@@ -16,6 +16,10 @@ export const EnterpriseSummary = z.object({
 });
 export type EnterpriseSummary = z.infer<typeof EnterpriseSummary>;
 
+export const ENTERPRISE_MESSAGES = {
+  nameTaken: 'Já existe uma empresa com este nome.',
+} as const;
+
 export const ClientIdParam = z.object({ clientId: z.uuid('Empresa inválida.') });
 
 export const UsersByClientQuery = z.object({

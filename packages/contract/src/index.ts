@@ -19,3 +19,4 @@ export * from './reports';
 export * from './accounts';
 export * from './site';
 export * from './firmware';
+export * from './beacons';

@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   'devices:configure': notClients,
   'client-devices:read': notClients,
   'devices:link': admins,
+  /** Register beacons, import them, see MACs discovered by gateways (X1). */
+  'devices:register': superAdminOnly,
   'travels:read': everyone,
   'travels:manage': notClients,
   'reports:read': everyone,

@@ -175,3 +175,33 @@ export async function addRejectionCounts(db: Db, rows: readonly RejectionCount[]
     ON CONFLICT (gateway_id, day, reason) DO UPDATE
       SET count = ingest_rejections.count + excluded.count, last_mac = excluded.last_mac, last_at = excluded.last_at`.execute(db);
 }
+
+/** A MAC no device has, as one batch saw it (ADR 19). */
+export interface DiscoveredCount {
+  mac: string;
+  /** The gateway of its newest reading in the batch. */
+  gatewayId: string;
+  count: number;
+  firstMs: number;
+  lastMs: number;
+}
+
+/**
+ * Adds a batch's unknown MACs to the discovered list: one statement, rows in MAC order (concurrent batches then
+ * queue on the same rows instead of deadlocking). The times are the readings' own (already validated instants).
+ */
+export async function addDiscoveredDevices(db: Db, rows: readonly DiscoveredCount[]): Promise<void> {
+  if (rows.length === 0) return;
+  const sorted = [...rows].sort((a, b) => (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0));
+  await sql`
+    INSERT INTO discovered_devices (mac, first_seen_at, last_seen_at, last_gateway_id, reading_count)
+    SELECT u.mac, u.first_at, u.last_at, u.gateway_id, u.count
+    FROM unnest(${textArray(sorted.map((r) => r.mac))}::text[], ${textArray(sorted.map((r) => new Date(r.firstMs).toISOString()))}::timestamptz[],
+      ${textArray(sorted.map((r) => new Date(r.lastMs).toISOString()))}::timestamptz[], ${textArray(sorted.map((r) => r.gatewayId))}::uuid[],
+      ${numberArray(sorted.map((r) => r.count))}::bigint[]) AS u(mac, first_at, last_at, gateway_id, count)
+    ON CONFLICT (mac) DO UPDATE SET
+      first_seen_at = least(discovered_devices.first_seen_at, excluded.first_seen_at),
+      last_seen_at = greatest(discovered_devices.last_seen_at, excluded.last_seen_at),
+      last_gateway_id = CASE WHEN excluded.last_seen_at >= discovered_devices.last_seen_at THEN excluded.last_gateway_id ELSE discovered_devices.last_gateway_id END,
+      reading_count = discovered_devices.reading_count + excluded.reading_count`.execute(db);
+}

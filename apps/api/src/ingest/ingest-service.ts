@@ -9,6 +9,7 @@ import { ensureReadingPartitions } from '../modules/readings/partitions';
 import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
+  addDiscoveredDevices,
   addRejectionCounts,
   findDevicesForGateways,
   findGatewayByKeyHash,
@@ -20,6 +21,7 @@ import {
   type AlarmStateRow,
   type DeviceForGateway,
   type DeviceStateRow,
+  type DiscoveredCount,
   type LastStateUpdate,
   type RejectionCount,
 } from './ingest-repository';
@@ -132,6 +134,8 @@ export class IngestService {
 
     // 2. Which devices these are and whether each gateway may write them: one query for the batch.
     const candidates: Candidate[] = [];
+    // MACs no device has, for the super admin to register (ADR 19): one row per MAC and batch, never per reading.
+    const discovered = new Map<string, DiscoveredCount>();
     if (valid.length > 0) {
       const pairs = new Map<string, { mac: string; gatewayId: string }>();
       valid.forEach((v, i) => pairs.set(`${validGateway[i]!.id} ${v.mac}`, { mac: v.mac, gatewayId: validGateway[i]!.id }));
@@ -142,7 +146,11 @@ export class IngestService {
         const device = found.get(`${gatewayId} ${v.mac}`);
         // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
         // which MACs are registered elsewhere (issue 9, no small oracles).
-        if (!device || !device.allowed) reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
+        if (!device || !device.allowed) {
+          reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
+          // Only the super admin lists these; the gateway's answer stays the same for foreign and unknown MACs.
+          if (!device) noteDiscovered(discovered, v.mac, gatewayId, v.ts);
+        }
         else if (!device.gateway_active) reject(gatewayId, rejection(v.index, v.mac, 'gateway_revoked', REJECTION_REASONS.gateway_revoked));
         else {
           v.device = device;
@@ -169,14 +177,14 @@ export class IngestService {
     // rejected; the counts then follow in a transaction of their own.
     let outcome: StoreOutcome;
     try {
-      outcome = await this.storeOnce(unique, this.rejectionCounts(rejected, rejectedGateway, now), now);
+      outcome = await this.storeOnce(unique, this.rejectionCounts(rejected, rejectedGateway, now), [...discovered.values()], now);
     } catch (err) {
       if (!refusedByData(err)) throw err;
       this.log.error({ err, defect: 'reading refused by the database after validation', readings: unique.length }, 'ingest batch stored part by part');
       outcome = { inserted: 0, effects: [], notStored: [] };
       await this.storeHalves(unique, now, outcome);
       for (const c of outcome.notStored) reject(c.device.gateway_id, rejection(c.index, c.mac, 'not_stored', REJECTION_REASONS.not_stored));
-      await this.storeRejectionCounts(this.rejectionCounts(rejected, rejectedGateway, now), now);
+      await this.storeRejectionCounts(this.rejectionCounts(rejected, rejectedGateway, now), [...discovered.values()], now);
     }
 
     // 4. Committed: tell the rest of the process.
@@ -189,7 +197,7 @@ export class IngestService {
   }
 
   /** Readings, their effects on devices and the rejection counts, in one transaction. */
-  private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], now: Date): Promise<StoreOutcome> {
+  private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<StoreOutcome> {
     const columns = toColumns(rows);
     // The plain insert first (the common case: nothing of the batch stored yet); it is the transaction's first
     // statement, so when the batch repeats stored readings the whole transaction is simply run again, skipping them.
@@ -199,6 +207,7 @@ export class IngestService {
         const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
         const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
         await addRejectionCounts(trx, counts, now);
+        await addDiscoveredDevices(trx, discovered);
         return { inserted, effects };
       },
       (code) => {
@@ -224,7 +233,7 @@ export class IngestService {
     const mid = rows.length >>> 1;
     for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
       try {
-        const stored = await this.storeOnce(half, [], now);
+        const stored = await this.storeOnce(half, [], [], now);
         out.inserted += stored.inserted;
         out.effects.push(...stored.effects);
       } catch (err) {
@@ -235,9 +244,12 @@ export class IngestService {
   }
 
   /** Counters only (after a bisection); a counter the database refuses is logged, never a reason to fail readings. */
-  private async storeRejectionCounts(counts: readonly RejectionCount[], now: Date): Promise<void> {
+  private async storeRejectionCounts(counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<void> {
     try {
-      await this.inTransaction((trx) => addRejectionCounts(trx, counts, now), () => {});
+      await this.inTransaction(async (trx) => {
+        await addRejectionCounts(trx, counts, now);
+        await addDiscoveredDevices(trx, discovered);
+      }, () => {});
     } catch (err) {
       if (!refusedByData(err)) throw err;
       this.log.error({ err, defect: 'rejection counts refused by the database' }, 'ingest rejection counts not stored');
@@ -348,6 +360,19 @@ export class IngestService {
     if (last !== undefined && nowMs - last < SEEN_EVERY_MS) return;
     this.seenAt.set(gatewayId, nowMs);
     await touchGateway(this.db, gatewayId, new Date(nowMs)).catch((err: unknown) => this.log.error({ err, gatewayId }, 'gateway last_seen_at not updated'));
+  }
+}
+
+function noteDiscovered(into: Map<string, DiscoveredCount>, mac: string, gatewayId: string, ts: number): void {
+  const row = into.get(mac);
+  if (!row) into.set(mac, { mac, gatewayId, count: 1, firstMs: ts, lastMs: ts });
+  else {
+    row.count++;
+    if (ts < row.firstMs) row.firstMs = ts;
+    if (ts >= row.lastMs) {
+      row.lastMs = ts;
+      row.gatewayId = gatewayId;
+    }
   }
 }
 

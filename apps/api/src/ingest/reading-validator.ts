@@ -1,4 +1,4 @@
-import { checkMeasure, type IngestRejection, type IngestRejectionCode, type Measure } from '@sentinela/contract';
+import { checkMeasure, normalizeMac, type IngestRejection, type IngestRejectionCode, type Measure } from '@sentinela/contract';
 
 /**
  * Checks one reading as a gateway sent it, without touching the database: shape, MAC, time and physical
@@ -77,18 +77,8 @@ function echoable(mac: string): string | null {
   return mac.length <= 64 && !NOT_ECHOABLE.test(mac) ? mac : null;
 }
 
-const CANONICAL_MAC = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/;
-const LOOSE_MAC = /^[0-9A-F]{2}(?:[:-]?[0-9A-F]{2}){5}$/;
-
-/** AA:BB:CC:DD:EE:FF, also accepting lower case, dashes or no separators; null when it is not a MAC. */
-export function normalizeMac(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  if (CANONICAL_MAC.test(value)) return value;
-  const upper = value.trim().toUpperCase();
-  if (!LOOSE_MAC.test(upper)) return null;
-  const hex = upper.replace(/[:-]/g, '');
-  return hex.replace(/(..)(?!$)/g, '$1:');
-}
+/** One rule for MACs everywhere (registration, import, ingestion): the contract's. */
+export { normalizeMac };
 
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 

@@ -63,6 +63,12 @@ export const NotFoundPage = lazy(() => import('./NotFoundPage').then((module) =>
 export const AccessLogPage = lazy(() =>
   import('../features/access-log/components/AccessLogPage').then((module) => ({ default: module.AccessLogPage })),
 );
+export const AddBeaconsPage = lazy(() =>
+  import('../features/device-links/components/AddBeaconsPage').then((module) => ({ default: module.AddBeaconsPage })),
+);
+export const BeaconsPage = lazy(() =>
+  import('../features/beacons/components/BeaconsPage').then((module) => ({ default: module.BeaconsPage })),
+);
 export const EditUserPage = lazy(() =>
   import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
 );

@@ -7,6 +7,8 @@ import { SignedInLayout } from './layout/SignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
   AccessLogPage,
+  AddBeaconsPage,
+  BeaconsPage,
   ClientDevicesPage,
   ConfirmationPage,
   ForgotPasswordPage,
@@ -38,7 +40,7 @@ import { RouteErrorPage } from './RouteErrorPage';
  *   open:      /complete-register, /telegram/:chatId/login
  *   protected: /plans, /locations, /financial, /settings
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
- *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
+ *   admin (protected here, and guarded by the server): /register-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
 export const routes: RouteObject[] = [
@@ -86,6 +88,15 @@ export const routes: RouteObject[] = [
                   { handle: { title: 'Empresas' }, path: paths.enterprises, element: <EnterprisesPage /> },
                   { handle: { title: 'Cadastro de empresa' }, path: paths.registerEnterprise, element: <RegisterEnterprisePage /> },
                 ],
+              },
+              {
+                element: <RequirePermission permission="devices:register" />,
+                children: [{ handle: { title: 'Cadastrar Dispositivos' }, path: paths.beacons, element: <BeaconsPage /> }],
+              },
+              {
+                // Into an enterprise (super admin) or to a user (its administrators): the server checks which.
+                element: <RequirePermission permission="devices:link" />,
+                children: [{ handle: { title: 'Vincular Dispositivos' }, path: paths.addBeacons, element: <AddBeaconsPage /> }],
               },
               {
                 element: <RequirePermission permission="users:manage" />,

@@ -17,6 +17,7 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
   { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
   { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },
+  { path: paths.beacons, label: 'Cadastrar Dispositivos', permission: 'devices:register' },
   { path: paths.directions, label: 'Viagens', permission: 'travels:read' },
   { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },

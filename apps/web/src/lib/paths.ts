@@ -19,6 +19,9 @@ export const paths = {
   selectUser: '/select-user',
   enterpriseUsers: '/enterprise-users',
   editUser: '/edit-user',
+  addBeacons: '/add-beacons',
+  /** The super admin's beacon registry (X1; not in the documents' table). */
+  beacons: '/beacons',
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',

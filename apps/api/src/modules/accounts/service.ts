@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
-import { ACCOUNT_MESSAGES, MSG, Profile, USER_MESSAGES, type ResetPasswordBody, type SignUpBody } from '@sentinela/contract';
+import { ACCOUNT_MESSAGES, ENTERPRISE_MESSAGES, MSG, Profile, USER_MESSAGES, type ResetPasswordBody, type SignUpBody } from '@sentinela/contract';
 import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
@@ -89,6 +89,7 @@ export class AccountService {
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
       if (isUniqueViolation(error, 'users_username_key')) throw conflict(USER_MESSAGES.usernameTaken);
+      if (isUniqueViolation(error, 'enterprises_name_key_idx')) throw conflict(ENTERPRISE_MESSAGES.nameTaken);
       throw error;
     }
     await this.sendConfirmation({ id: userId, name: body.name, email: body.email });

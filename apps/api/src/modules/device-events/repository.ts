@@ -23,7 +23,33 @@ export async function recordDeviceEvent(
     .execute();
 }
 
+/** Many events of one kind of change at once (registering or linking many devices): one statement. */
+export async function recordDeviceEvents(
+  db: Db,
+  events: readonly { deviceId: string; type: string; message: string }[],
+  by: { userId: string | null; meta: ClientMeta; at: Date },
+): Promise<void> {
+  if (events.length === 0) return;
+  await db
+    .insertInto('device_events')
+    .values(
+      events.map((event) => ({
+        device_id: event.deviceId,
+        type: event.type,
+        message: event.message,
+        user_id: by.userId,
+        client: by.meta.client,
+        client_version: by.meta.clientVersion,
+        client_os: by.meta.clientOs,
+        api_version: API_VERSION,
+        created_at: by.at,
+      })),
+    )
+    .execute();
+}
+
 const TYPE_LABELS: Record<string, string> = {
+  register: 'Cadastro',
   rename: 'Alteração de nome',
   config: 'Configuração',
   link: 'Vínculo',

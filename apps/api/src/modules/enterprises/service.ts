@@ -1,4 +1,4 @@
-import { MSG, Profile, type CreateEnterpriseBody, type CreateEnterpriseResponse } from '@sentinela/contract';
+import { ENTERPRISE_MESSAGES, MSG, Profile, type CreateEnterpriseBody, type CreateEnterpriseResponse } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { isUniqueViolation } from '../../lib/db-errors';
@@ -78,6 +78,8 @@ export class EnterpriseService {
         });
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
+        // Names are unique whatever their case and accents (ADR 19): the database's folded key decides.
+        if (isUniqueViolation(error, 'enterprises_name_key_idx')) throw conflict(ENTERPRISE_MESSAGES.nameTaken);
         if (attempt < MAX_ATTEMPTS && isUniqueViolation(error, 'users_username_key')) continue;
         throw error;
       }

@@ -40,6 +40,7 @@ describe('SideMenu (P6, P8)', () => {
     expect(labels).toContain('Usuários');
     expect(labels).toContain('Dispositivos');
     expect(labels).not.toContain('Empresas');
+    expect(labels).not.toContain('Cadastrar Dispositivos');
     expect(labels).not.toContain('Firmwares');
   });
 
@@ -61,6 +62,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Meus Dispositivos', '/my-devices'],
       ['Dispositivos', '/client-devices'],
       ['Empresas', '/enterprises'],
+      ['Cadastrar Dispositivos', '/beacons'],
       ['Viagens', '/directions'],
       ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],

@@ -17,6 +17,7 @@ const bodyRows = () => within(screen.getAllByRole('rowgroup')[1] as HTMLElement)
 
 const aurora = makeEnterprise(1, {
   name: 'Aurora Alimentos',
+  userOwner: { _id: 'u1', name: 'aurora.adm', username: 'aurora.adm' },
   available_devices: ['d1', 'd2', 'd3'],
   users: [
     { id: 'u1', isOwner: true },
@@ -49,7 +50,7 @@ describe('/enterprises "Empresas" (M2)', () => {
     ]);
     expect(within(first).getByRole('link', { name: 'Visualizar Usuários' }).getAttribute('href')).toBe(`/enterprise-users?id=${aurora._id}`);
     expect(within(first).getByRole('link', { name: 'Dispositivos' }).getAttribute('href')).toBe(
-      `/client-devices?id=${aurora._id}&numDevices=3`,
+      `/add-beacons?id=${aurora._id}&user_id=u1&numDevices=3`,
     );
     expect(within(second).getByText('Inativa')).toBeTruthy();
     expect(within(second).getByRole('button', { name: 'Ativar' })).toBeTruthy();

@@ -81,13 +81,11 @@ export function EnterprisesPage() {
           <Button size="xs" variant="light" component={Link} to={withQuery(paths.enterpriseUsers, { id: e._id })}>
             Visualizar Usuários
           </Button>
-          {/* The documents link devices at /add-beacons?id&user_id&numDevices (M6); until that screen exists,
-              this opens the enterprise's devices. */}
           <Button
             size="xs"
             variant="default"
             component={Link}
-            to={withQuery(paths.clientDevices, { id: e._id, numDevices: e.available_devices.length })}
+            to={withQuery(paths.addBeacons, { id: e._id, user_id: e.userOwner?._id, numDevices: e.available_devices.length })}
           >
             Dispositivos
           </Button>

@@ -63,9 +63,12 @@ describe('/enterprise-users (M4)', () => {
       'joao.silva',
       '05/03/2024 10:00:00',
       '2',
-      'EditarLogsAlterar senhaDesativar',
+      'DispositivosEditarLogsAlterar senhaDesativar',
     ]);
     expect(within(rowOf('João Silva')).getByRole('link', { name: 'Logs' }).getAttribute('href')).toMatch(/^\/acess-log\?user_id=/);
+    expect(within(rowOf('João Silva')).getByRole('link', { name: 'Dispositivos' }).getAttribute('href')).toMatch(
+      new RegExp(`^/add-beacons\\?id=[^&]+&numDevices=2&eID=${CLIENT_ID}$`),
+    );
     // The signed-in admin is not offered actions on itself.
     expect(within(rowOf('Aurora Administração')).getByText('Você')).toBeTruthy();
     expect(within(rowOf('Aurora Administração')).queryByRole('button')).toBeNull();

@@ -74,9 +74,16 @@ export function EnterpriseUsersPage() {
     if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
           Você
         </Badge>;
-    // Dispositivos (/add-beacons?id={userId}&numDevices={n}&eID={clientId}, M6) goes here with its screen, on both tabs.
     return (
       <Group gap="xs" wrap="nowrap">
+        <Button
+          size="xs"
+          variant="default"
+          component={Link}
+          to={withQuery(paths.addBeacons, { id: u._id, numDevices: u.available_devices.length, eID: u.enterprise?._id ?? clientId })}
+        >
+          Dispositivos
+        </Button>
         <Button size="xs" variant="light" component={Link} to={withQuery(paths.editUser, { id: u._id })}>
           Editar
         </Button>

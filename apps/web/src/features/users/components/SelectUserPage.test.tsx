@@ -43,7 +43,9 @@ describe('/select-user "Usuários" (M8)', () => {
       '05/03/2024 10:00:00',
       'Gerenciar',
     ]);
-    expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe('/enterprise-users?id=ent-1');
+    // Gerenciar opens the chosen user's devices (M6); the enterprise's users are a button above.
+    expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/add-beacons?id=${joao._id}&numDevices=2&eID=ent-1`);
+    expect(screen.getByRole('link', { name: 'Usuários da empresa' }).getAttribute('href')).toBe('/enterprise-users?id=ent-1');
     expect(screen.getByRole('link', { name: 'Dispositivos da empresa' }).getAttribute('href')).toBe('/client-devices?id=ent-1');
     expect(requests.map((r) => r.url)).toEqual(['/api/users-by-client/ent-1?disabled=false']);
   });
@@ -56,7 +58,8 @@ describe('/select-user "Usuários" (M8)', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma', hidden: true }));
     await screen.findByText('João Silva');
     expect(requests.at(-1)?.url).toBe(`/api/users-by-client/${vida._id}?disabled=false`);
-    expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/enterprise-users?id=${vida._id}`);
+    expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/add-beacons?id=${joao._id}&numDevices=2&eID=${vida._id}`);
+    expect(screen.getByRole('link', { name: 'Usuários da empresa' }).getAttribute('href')).toBe(`/enterprise-users?id=${vida._id}`);
   });
 
   it('shows the server message when the list fails, and "Nada encontrado..." when empty', async () => {

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import type { UserDetail } from '@sentinela/contract';
-import { IconAlertCircle, IconDevices } from '@tabler/icons-react';
+import { IconAlertCircle, IconDevices, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
@@ -15,8 +15,8 @@ const searchText = (u: UserDetail) => `${u.name} ${u.username} ${u.email}`;
 const profileName = (u: UserDetail) => u.profile.name;
 
 /**
- * /select-user "Usuários" (M8): the active users of an enterprise, to choose whom to manage. Devices are linked
- * per enterprise (/client-devices?id=); each user shows how many are linked to it.
+ * /select-user "Usuários" (M8): the active users of an enterprise, to choose whom to manage: Gerenciar opens the
+ * user's devices (/add-beacons); each user shows how many are linked to it.
  */
 export function SelectUserPage() {
   const { enterprise } = useRequiredSession();
@@ -43,8 +43,14 @@ export function SelectUserPage() {
     {
       key: 'actions',
       header: 'Ações',
-      render: () => (
-        <Button size="xs" variant="light" component={Link} to={manage}>
+      // The chosen user's devices (M6, M8).
+      render: (u) => (
+        <Button
+          size="xs"
+          variant="light"
+          component={Link}
+          to={withQuery(paths.addBeacons, { id: u._id, numDevices: u.available_devices.length, eID: u.enterprise?._id ?? clientId })}
+        >
           Gerenciar
         </Button>
       ),
@@ -61,9 +67,14 @@ export function SelectUserPage() {
           </Text>
         </Stack>
         {clientId && (
-          <Button variant="default" component={Link} to={withQuery(paths.clientDevices, { id: clientId })} leftSection={<IconDevices size={16} />}>
-            Dispositivos da empresa
-          </Button>
+          <Group gap="xs">
+            <Button variant="default" component={Link} to={manage} leftSection={<IconUsers size={16} />}>
+              Usuários da empresa
+            </Button>
+            <Button variant="default" component={Link} to={withQuery(paths.clientDevices, { id: clientId })} leftSection={<IconDevices size={16} />}>
+              Dispositivos da empresa
+            </Button>
+          </Group>
         )}
       </Group>
       {canChoose && <EnterprisePicker value={clientId} onChange={choose} />}
