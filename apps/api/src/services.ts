@@ -24,6 +24,11 @@ import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
+import { TelegramBot } from './modules/telegram/bot';
+import { TelegramMessages } from './modules/telegram/message-job';
+import { TelegramLinkService } from './modules/telegram/link-service';
+import { NotificationSettingsService } from './modules/notifications/settings-service';
+import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -56,6 +61,13 @@ export interface AppServices {
   accounts: AccountService;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
+  /** The Telegram bot (A12): started and stopped by the jobs plugin; inert without TELEGRAM_BOT_TOKEN. */
+  telegram: TelegramBot;
+  telegramLinks: TelegramLinkService;
+  /** "Por onde deseja receber notificações?" (A10). */
+  notificationSettings: NotificationSettingsService;
+  /** Alarm messages by e-mail and Telegram, and their delivery log (D6). */
+  alarmDeliveries: AlarmDeliveryService;
 }
 
 export function createServices(
@@ -77,6 +89,14 @@ export function createServices(
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accounts = new AccountService(db, clock, config, sessions, mail);
+  const alarms = new AlarmService(db, clock, events);
+  const telegram = new TelegramBot(config, log);
+  const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log);
+  telegram.setHandlers({
+    start: (chatId) => telegramLinks.startMessage(chatId),
+    acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
+  });
   return {
     config,
     db,
@@ -91,7 +111,7 @@ export function createServices(
     events,
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),
-    alarms: new AlarmService(db, clock, events),
+    alarms,
     travels: new TravelService(db, clock, events),
     jobs,
     renderPool,
@@ -100,5 +120,9 @@ export function createServices(
     mail,
     accounts,
     profile: new ProfileService(db, clock, sessions, accounts),
+    telegram,
+    telegramLinks,
+    notificationSettings: new NotificationSettingsService(db, telegram),
+    alarmDeliveries,
   };
 }

@@ -195,6 +195,15 @@ export interface InvoicesTable {
 }
 export interface FaqTable { id: Generated<string>; question: string; answer: string; position: Generated<number> }
 export interface NotificationChannelsTable { user_id: string; channel: string }
+export interface TelegramLinkTokensTable {
+  token_hash: Buffer; chat_id: string; created_at: Timestamp; expires_at: Timestamp; used_at: Timestamp | null;
+}
+export interface AlarmDeliveriesTable {
+  id: Generated<string>; alarm_id: string; user_id: string | null; event: 'opened' | 'ended'; channel: string;
+  recipient: string; status: 'pending' | 'sent' | 'failed'; attempts: Generated<number>; error: string | null;
+  created_at: Timestamp; sent_at: Timestamp | null; telegram_message_id: string | null;
+  ack_token_hash: Buffer | null; ack_used_at: Timestamp | null;
+}
 export interface ContactMessagesTable {
   id: Generated<string>; name: string; email: string; phone: string; message: string;
   created_at: CreatedAt; forwarded_at: Timestamp | null;
@@ -232,5 +241,7 @@ export interface Database {
   invoices: InvoicesTable;
   faq: FaqTable;
   notification_channels: NotificationChannelsTable;
+  telegram_link_tokens: TelegramLinkTokensTable;
+  alarm_deliveries: AlarmDeliveriesTable;
   contact_messages: ContactMessagesTable;
 }
