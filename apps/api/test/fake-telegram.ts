@@ -51,6 +51,12 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
 
   const server = createServer((req, res) => {
     void (async () => {
+      // For tests in another process (the e2e specs): inject a text message, read the calls made so far.
+      if (req.url === '/_control/calls' && req.method === 'GET') return reply(res, 200, calls);
+      if (req.url === '/_control/send-text' && req.method === 'POST') {
+        const { chatId, text } = (await readParams(req)) as { chatId: number; text: string };
+        return reply(res, 200, sendText(chatId, text));
+      }
       const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
       if (!match) return reply(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
       if (match[1] !== token) return reply(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
@@ -124,6 +130,21 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
 
   const user = (chatId: number, firstName: string) => ({ id: chatId, is_bot: false, first_name: firstName, language_code: 'pt-br' });
 
+  /** A private-chat text message from a person, as Telegram delivers it. */
+  function sendText(chatId: number, text: string, firstName = 'Pessoa'): Record<string, unknown> {
+    const message = {
+      message_id: nextMessageId++,
+      from: user(chatId, firstName),
+      chat: { id: chatId, type: 'private', first_name: firstName },
+      date: Math.floor(Date.now() / 1000),
+      text,
+      ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }] } : {}),
+    };
+    const update = { message };
+    push(update);
+    return update;
+  }
+
   /** The first call (now or later) that matches, or an error after the timeout. */
   async function waitForCall(match: (call: BotApiCall) => boolean, timeoutMs = 20_000): Promise<BotApiCall> {
     const deadline = Date.now() + timeoutMs;
@@ -157,20 +178,7 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
     failNext(method: string, times: number) {
       failures.set(method, times);
     },
-    /** A private-chat text message from a person, as Telegram delivers it. */
-    sendText(chatId: number, text: string, firstName = 'Pessoa'): Record<string, unknown> {
-      const message = {
-        message_id: nextMessageId++,
-        from: user(chatId, firstName),
-        chat: { id: chatId, type: 'private', first_name: firstName },
-        date: Math.floor(Date.now() / 1000),
-        text,
-        ...(text.startsWith('/') ? { entities: [{ type: 'bot_command', offset: 0, length: text.split(' ')[0]!.length }] } : {}),
-      };
-      const update = { message };
-      push(update);
-      return update;
-    },
+    sendText,
     /** A press on an inline button of a message the bot sent to this chat; returns the callback query's id. */
     pressButton(chatId: number, messageId: number, data: string, fromId = chatId): string {
       const id = `cb${nextUpdateId}${Date.now()}`;

@@ -66,3 +66,9 @@ export const AccessLogPage = lazy(() =>
 export const EditUserPage = lazy(() =>
   import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
 );
+export const SettingsPage = lazy(() =>
+  import('../features/settings/components/SettingsPage').then((module) => ({ default: module.SettingsPage })),
+);
+export const TelegramLinkPage = lazy(() =>
+  import('../features/telegram/components/TelegramLinkPage').then((module) => ({ default: module.TelegramLinkPage })),
+);

@@ -11,7 +11,6 @@ export interface MenuScreen {
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
  *   /firmware Firmwares 'firmware:manage'            (after Usuários, before Relatórios)
- *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
   { path: paths.profile, label: 'Perfil', permission: 'profile:own' },
@@ -22,6 +21,7 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
+  { path: paths.settings, label: 'Configurações', permission: 'settings:own' },
 ];
 
 export interface PublicMenuScreen {
