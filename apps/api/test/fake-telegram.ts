@@ -57,6 +57,10 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
         const { chatId, text } = (await readParams(req)) as { chatId: number; text: string };
         return reply(res, 200, sendText(chatId, text));
       }
+      if (req.url === '/_control/press' && req.method === 'POST') {
+        const { chatId, messageId, data } = (await readParams(req)) as { chatId: number; messageId: number; data: string };
+        return reply(res, 200, { id: pressButton(chatId, messageId, data) });
+      }
       const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
       if (!match) return reply(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
       if (match[1] !== token) return reply(res, 401, { ok: false, error_code: 401, description: 'Unauthorized' });
@@ -130,6 +134,21 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
 
   const user = (chatId: number, firstName: string) => ({ id: chatId, is_bot: false, first_name: firstName, language_code: 'pt-br' });
 
+  /** A press on an inline button of a message the bot sent to this chat; returns the callback query's id. */
+  function pressButton(chatId: number, messageId: number, data: string, fromId = chatId): string {
+    const id = `cb${nextUpdateId}${Date.now()}`;
+    push({
+      callback_query: {
+        id,
+        from: user(fromId, 'Pessoa'),
+        chat_instance: `ci${chatId}`,
+        data,
+        message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: '…' },
+      },
+    });
+    return id;
+  }
+
   /** A private-chat text message from a person, as Telegram delivers it. */
   function sendText(chatId: number, text: string, firstName = 'Pessoa'): Record<string, unknown> {
     const message = {
@@ -179,20 +198,7 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
       failures.set(method, times);
     },
     sendText,
-    /** A press on an inline button of a message the bot sent to this chat; returns the callback query's id. */
-    pressButton(chatId: number, messageId: number, data: string, fromId = chatId): string {
-      const id = `cb${nextUpdateId}${Date.now()}`;
-      push({
-        callback_query: {
-          id,
-          from: user(fromId, 'Pessoa'),
-          chat_instance: `ci${chatId}`,
-          data,
-          message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: '…' },
-        },
-      });
-      return id;
-    },
+    pressButton,
     /** An update built by the caller (for the webhook, which the test posts itself). */
     update(update: Record<string, unknown>): Record<string, unknown> {
       return { update_id: nextUpdateId++, ...update };

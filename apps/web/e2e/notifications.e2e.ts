@@ -46,7 +46,7 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     await page.waitForURL('**/my-devices');
     await page.getByRole('link', { name: 'Configurações' }).first().click();
     await page.waitForURL('**/settings');
-    expect(await page.title()).toContain('Configurações');
+    await expect.poll(() => page.title()).toContain('Configurações');
     await page.getByText('Por onde deseja receber notificações?').waitFor();
 
     const email = page.getByRole('switch', { name: 'E-mail' });
@@ -63,8 +63,13 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('switch', { name: 'E-mail' }).isChecked()).toBe(true);
     await screenshot(page, 'settings-desktop');
-    await page.setViewportSize(PHONE);
-    await screenshot(page, 'settings-phone');
+    const settingsOnPhone = await newPage(browser, PHONE);
+    await login(settingsOnPhone.page, 'maria.souza');
+    await settingsOnPhone.page.waitForURL('**/my-devices');
+    await settingsOnPhone.page.goto('/settings');
+    await settingsOnPhone.page.getByText('Vincule sua conta do Telegram').waitFor();
+    await screenshot(settingsOnPhone.page, 'settings-phone');
+    await settingsOnPhone.context.close();
 
     // The bot's link, opened in another browser (the phone where Telegram runs), signed out.
     const link = await startChat(CHAT);
@@ -73,7 +78,7 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     const phoneCsp = await watchCspViolations(phone.page);
     await phone.page.goto(link.pathname + link.search);
     await phone.page.getByRole('heading', { name: 'Vincular contas' }).waitFor();
-    expect(await phone.page.title()).toContain('Vincular contas');
+    await expect.poll(() => phone.page.title()).toContain('Vincular contas');
     await screenshot(phone.page, 'telegram-link-phone');
     await phone.page.getByLabel('Usuário').fill('maria.souza');
     await phone.page.getByLabel('Senha', { exact: true }).fill('senha-errada');
@@ -101,7 +106,6 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     await phone.context.close();
 
     // /settings: Telegram linked and on; "Desvincular" turns it off again.
-    await page.setViewportSize({ width: 1280, height: 800 });
     await page.reload();
     await page.getByText('Telegram vinculado').waitFor();
     await expect.poll(() => page.getByRole('switch', { name: 'Telegram' }).isChecked()).toBe(true);
@@ -112,5 +116,69 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     await page.getByText('Vincule sua conta do Telegram').waitFor();
     expect(csp).toEqual([]);
     await context.close();
+  });
+});
+
+describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
+  it('delivers, is acknowledged from the chat, and "Detalhes do alarme" lists the messages', async () => {
+    const base = inject('baseURL');
+    // Maria's e-mail is on (above); she links the chat again, through the bot's link, with the API the page calls.
+    const link = await startChat(CHAT);
+    const headers = { 'content-type': 'application/json', client: 'web', clientversion: '1.1.0', clientos: 'linux' };
+    const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'maria.souza', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
+    // The documents' empty body: no content type.
+    const { 'content-type': _json, ...bare } = headers;
+    const linked = await fetch(`${base}/api/me/telegram/${CHAT}/link${link.search}`, { method: 'POST', headers: { ...bare, authorization: `Bearer ${auth.token.token}` } });
+    expect(linked.status).toBe(200);
+
+    // Caixa Térmica 01 (2 to 8 °C, linked to Maria) reads 12,5 °C.
+    const before = (await botCalls()).length;
+    const ingest = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:02', ts: new Date().toISOString(), temperature: 12.5, humidity: 50 }] }),
+    });
+    expect(ingest.status).toBe(200);
+    let message: BotCall | undefined;
+    await expect
+      .poll(
+        async () => {
+          message = (await botCalls()).slice(before).find((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === CHAT && String(c.params.text).includes('Caixa Térmica 01'));
+          return Boolean(message);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    expect(String(message!.params.text)).toContain('Valor: 12,50 °C');
+    const data = (message!.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
+    expect(data.text).toBe('Reconhecer');
+    // Maria presses it in her chat (the fake records calls, not the ids it answered with; the server edits the pressed message).
+    await fetch(`${inject('telegramURL')}/_control/press`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: CHAT, messageId: 1, data: data.callback_data }) });
+    await expect
+      .poll(async () => (await botCalls()).some((c) => c.method === 'editMessageText' && Number(c.params.chat_id) === CHAT && /Reconhecido por Maria Souza em/.test(String(c.params.text))), { timeout: 30_000 })
+      .toBe(true);
+
+    for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', PHONE]] as const) {
+      const { context, page } = await newPage(browser, viewport);
+      const csp = await watchCspViolations(page);
+      await login(page, 'maria.souza');
+      await page.waitForURL('**/my-devices');
+      const row = page.getByRole('row').filter({ hasText: 'Caixa Térmica 01' });
+      await row.getByRole('link', { name: 'Histórico' }).click();
+      await page.waitForURL('**/device-history/**');
+      await page.getByRole('tab', { name: 'Alarmes' }).click();
+      const alarmRow = page.getByRole('row').filter({ hasText: 'Temperatura alta' }).first();
+      await alarmRow.getByRole('button', { name: 'Detalhes do alarme' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Detalhes do alarme' });
+      await dialog.getByText(/Reconhecido por Maria Souza em/).waitFor();
+      const log = dialog.getByRole('table', { name: 'Notificações enviadas' });
+      await log.getByRole('row').filter({ hasText: 'Telegram de Maria Souza' }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+      await log.getByRole('row').filter({ hasText: 'maria.souza@vidafarma.example' }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+      // Let the modal's opening transition finish before the picture.
+      await page.waitForTimeout(400);
+      await screenshot(page, `alarm-deliveries-${name}`);
+      expect(csp).toEqual([]);
+      await context.close();
+    }
   });
 });

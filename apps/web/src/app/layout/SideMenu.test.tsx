@@ -65,6 +65,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],
       ['Relatórios', '/reports'],
+      ['Configurações', '/settings'],
     ]);
   });
 

@@ -1,10 +1,11 @@
-import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Switch, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, NOTIFICATION_CHANNEL_NAMES, type NotificationChannelStatus } from '@sentinela/contract';
 import { IconAlertCircle, IconBrandTelegram } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
+import '../styles';
 
 /**
  * /settings, Configurações (A10): "Por onde deseja receber notificações?" with a toggle per channel. A channel this
@@ -50,30 +51,30 @@ function ChannelRow({ status }: { status: NotificationChannelStatus }) {
     );
   // An "on" channel that became unusable (e.g. Telegram unlinked elsewhere) can still be turned off.
   const locked = !status.available && !status.enabled;
+  const why =
+    !status.available && status.reason ? (
+      <>
+        {status.reason}{' '}
+        {status.action &&
+          (status.action.href.startsWith('/') ? (
+            <Anchor component={Link} to={status.action.href} size="sm">
+              {status.action.label}
+            </Anchor>
+          ) : (
+            <Anchor href={status.action.href} target="_blank" rel="noopener noreferrer" size="sm">
+              {status.action.label}
+            </Anchor>
+          ))}
+      </>
+    ) : undefined;
   return (
-    <Stack gap={4}>
-      <Switch
-        label={name}
-        checked={status.enabled}
-        disabled={locked || toggle.isPending}
-        onChange={(event) => onChange(event.currentTarget.checked)}
-      />
-      {!status.available && status.reason && (
-        <Text size="sm" c="dimmed" pl={54}>
-          {status.reason}{' '}
-          {status.action &&
-            (status.action.href.startsWith('/') ? (
-              <Anchor component={Link} to={status.action.href} size="sm">
-                {status.action.label}
-              </Anchor>
-            ) : (
-              <Anchor href={status.action.href} target="_blank" rel="noopener noreferrer" size="sm">
-                {status.action.label}
-              </Anchor>
-            ))}
-        </Text>
-      )}
-    </Stack>
+    <Switch
+      label={name}
+      description={why}
+      checked={status.enabled}
+      disabled={locked || toggle.isPending}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+    />
   );
 }
 
