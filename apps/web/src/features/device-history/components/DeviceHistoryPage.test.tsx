@@ -290,8 +290,8 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     // The delivery log: who was told, through which channel, and how it went.
     const log = await within(dialog).findByRole('table', { name: 'Notificações enviadas' });
     expect(within(log).getAllByRole('row').slice(1).map((tr) => within(tr).getAllByRole('cell').map((td) => td.textContent))).toEqual([
-      ['Início', 'Telegram', 'Telegram de Maria Souza', 'Enviada2 tentativas', '01/03/2024 10:00:05'],
-      ['Início', 'E-mail', 'maria@example.com', 'Falhou10 tentativasRelay recusou', '01/03/2024 10:00:00'],
+      ['TelegramInício do alarme', 'Telegram de Maria Souza', 'Enviada01/03/2024 10:00:052 tentativas'],
+      ['E-mailInício do alarme', 'maria@example.com', 'Falhou01/03/2024 10:00:0010 tentativasRelay recusou'],
     ]);
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reconhecer' }));

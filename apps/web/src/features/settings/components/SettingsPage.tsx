@@ -57,11 +57,11 @@ function ChannelRow({ status }: { status: NotificationChannelStatus }) {
         {status.reason}{' '}
         {status.action &&
           (status.action.href.startsWith('/') ? (
-            <Anchor component={Link} to={status.action.href} size="sm">
+            <Anchor component={Link} to={status.action.href} inherit>
               {status.action.label}
             </Anchor>
           ) : (
-            <Anchor href={status.action.href} target="_blank" rel="noopener noreferrer" size="sm">
+            <Anchor href={status.action.href} target="_blank" rel="noopener noreferrer" inherit>
               {status.action.label}
             </Anchor>
           ))}
