@@ -86,7 +86,8 @@ export class AlarmDeliveryService {
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
       schema: NotifyPayload,
-      concurrency: 2,
+      // Each connection here is one more in the job queue's own pool: finding recipients is quick, sending is not.
+      concurrency: 1,
       retryLimit: 5,
       retryDelaySeconds: 2,
       retryBackoff: true,
@@ -98,7 +99,7 @@ export class AlarmDeliveryService {
     jobs.define<DeliverPayload>({
       name: ALARM_DELIVER_JOB,
       schema: DeliverPayload,
-      concurrency: 4,
+      concurrency: 3,
       // About 17 minutes over all attempts, as e-mail: a relay or Bot API down for a while still gets the message.
       retryLimit: 9,
       retryDelaySeconds: 2,
