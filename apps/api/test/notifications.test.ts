@@ -25,7 +25,8 @@ let vida: string;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   telegram = await startFakeTelegram();
-  ctx = await createTestContext({ demo: true, config: { smtpUrl: smtp.url, telegramBotToken: telegram.token, telegramApiRoot: telegram.apiRoot } });
+  // Three sign-ins before each test, within a minute: above the default login limit (tested elsewhere).
+  ctx = await createTestContext({ demo: true, config: { smtpUrl: smtp.url, telegramBotToken: telegram.token, telegramApiRoot: telegram.apiRoot, loginMaxPerMinute: 100 } });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -255,6 +256,29 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     expect(await answerOf(press)).toBe('Não foi possível reconhecer este alarme.');
     expect((await ctx.db.selectFrom('alarms').select('acknowledged_at').where('id', '=', alarm.id).executeTakeFirstOrThrow()).acknowledged_at).toBeNull();
     await ctx.db.updateTable('users').set({ enterprise_id: vidaUser.enterprise_id }).where('id', '=', vidaUser.id).execute();
+  });
+
+  it('an alarm whose announcement was never queued (the process stopped) is announced by the sweep, once', async () => {
+    // An alarm stored without its event, as if the process had died between the commit and the job.
+    const device = await deviceByMac(ctx, TRUCK_2);
+    const joaoEmail = (await ctx.db.selectFrom('users').select('email').where('username', '=', 'joao.silva').executeTakeFirstOrThrow()).email;
+    const startedAt = new Date(ctx.clock.now().getTime() - 5 * 60_000);
+    const alarm = await ctx.db
+      .insertInto('alarms')
+      .values({ device_id: device.id, travel_id: null, type: 'humidity_low', message: 'Umidade abaixo do limite mínimo (30,00 %)', started_at: startedAt, ended_at: null, humidity_min: 12, humidity_max: 12, temperature_min: 5, temperature_max: 5, acknowledged_at: null, acknowledged_by: null, acknowledge_message: null, created_at: startedAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await ctx.services.alarmDeliveries.sweep()).toBeGreaterThanOrEqual(1);
+    const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Umidade baixa em Baú Caminhão 02');
+    expect(mail.text).toContain('Valor: 12,00 %');
+    // João by e-mail and Telegram, Aurora's admin by e-mail.
+    const log = await waitForDeliveries(alarm.id, joao, 3);
+    expect(log.map((d) => d.channel).sort()).toEqual(['email', 'email', 'telegram']);
+    // Announced: the next sweep leaves it alone, and nothing is sent twice.
+    await expect.poll(async () => (await ctx.db.selectFrom('alarms').select('notified_opened_at').where('id', '=', alarm.id).executeTakeFirstOrThrow()).notified_opened_at).not.toBeNull();
+    await ctx.services.alarmDeliveries.sweep();
+    expect((await ctx.db.selectFrom('alarm_deliveries').select('id').where('alarm_id', '=', alarm.id).execute()).length).toBe(3);
+    await ctx.db.updateTable('alarms').set({ active: false, ended_at: ctx.clock.now() }).where('id', '=', alarm.id).execute();
   });
 
   it('a Bot API that fails is retried; the log counts the attempts', async () => {

@@ -137,6 +137,7 @@ export interface AlarmsTable {
   humidity_min: number | null; humidity_max: number | null;
   acknowledged_at: Timestamp | null; acknowledged_by: string | null; acknowledge_message: string | null;
   created_at: CreatedAt;
+  notified_opened_at: Generated<Date | null>; notified_ended_at: Generated<Date | null>;
 }
 
 export interface AlarmExcursionsTable {

@@ -8,6 +8,9 @@ import { sql, type Kysely } from 'kysely';
  * - alarm_deliveries: every message of an alarm to one user through one channel, with its outcome (the delivery
  *   log of "Detalhes do alarme"). A Telegram message keeps its chat and message ids (to edit it once acknowledged)
  *   and the hash of the token its "Reconhecer" button carries.
+ * - alarms.notified_opened_at / notified_ended_at: when the recipients of the alarm's opening and end were found and
+ *   their deliveries queued; a sweep queues what a process stopped before queueing. Alarms before this migration
+ *   count as announced (nobody wants last month's alarms today).
  */
 const statements = [
   `CREATE UNIQUE INDEX users_telegram_chat_key ON users (telegram_chat_id) WHERE telegram_chat_id IS NOT NULL`,
@@ -36,6 +39,9 @@ const statements = [
      ack_used_at timestamptz
    )`,
   `CREATE UNIQUE INDEX alarm_deliveries_once ON alarm_deliveries (alarm_id, event, channel, user_id)`,
+  `ALTER TABLE alarms ADD COLUMN notified_opened_at timestamptz, ADD COLUMN notified_ended_at timestamptz`,
+  `UPDATE alarms SET notified_opened_at = created_at, notified_ended_at = CASE WHEN ended_at IS NULL THEN NULL ELSE created_at END`,
+  `CREATE INDEX alarms_unannounced_idx ON alarms (created_at) WHERE notified_opened_at IS NULL OR (ended_at IS NOT NULL AND notified_ended_at IS NULL)`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

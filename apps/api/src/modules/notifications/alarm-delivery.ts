@@ -19,8 +19,10 @@ import {
   findAlarmFacts,
   findDelivery,
   findDeliveryByAckToken,
+  findUnannounced,
   insertDeliveries,
   listDeliveries,
+  markAnnounced,
   recipientsOf,
   recordAttempt,
   recordError,
@@ -130,6 +132,18 @@ export class AlarmDeliveryService {
     const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured);
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
     for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
+    await markAnnounced(this.db, alarmId, event, this.clock.now());
+  }
+
+  /**
+   * Queues the announcements a process did not queue (it stopped between the alarm's commit and the job): alarms of
+   * the last day whose opening or end has not been announced, the opening only once it is a minute old (the live
+   * event usually does it). Announcing twice is harmless: a delivery exists once per alarm, event, channel and user.
+   */
+  async sweep(): Promise<number> {
+    const missed = await findUnannounced(this.db, this.clock.now());
+    for (const { alarmId, event } of missed) await this.jobs.send(ALARM_NOTIFY_JOB, { alarmId, event }, `alarm:${alarmId}:${event}`);
+    return missed.length;
   }
 
   private async deliver(deliveryId: string): Promise<void> {

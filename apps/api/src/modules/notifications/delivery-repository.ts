@@ -133,3 +133,31 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
     sent_at: r.sent_at ? r.sent_at.toISOString() : null,
   }));
 }
+
+export async function markAnnounced(db: Db, alarmId: string, event: 'opened' | 'ended', at: Date): Promise<void> {
+  await db
+    .updateTable('alarms')
+    .set(event === 'opened' ? { notified_opened_at: at } : { notified_ended_at: at })
+    .where('id', '=', alarmId)
+    .execute();
+}
+
+/** Openings (a minute old at least) and ends of the last day's alarms not announced yet. */
+export async function findUnannounced(db: Db, now: Date): Promise<Array<{ alarmId: string; event: 'opened' | 'ended' }>> {
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  const minuteAgo = new Date(now.getTime() - 60_000);
+  const rows = await db
+    .selectFrom('alarms')
+    .select(['id', 'created_at', 'ended_at', 'notified_opened_at', 'notified_ended_at'])
+    .where('created_at', '>', dayAgo)
+    .where((eb) => eb.or([eb('notified_opened_at', 'is', null), eb.and([eb('ended_at', 'is not', null), eb('notified_ended_at', 'is', null)])]))
+    .orderBy('created_at')
+    .limit(500)
+    .execute();
+  const out: Array<{ alarmId: string; event: 'opened' | 'ended' }> = [];
+  for (const r of rows) {
+    if (r.notified_opened_at === null && r.created_at <= minuteAgo) out.push({ alarmId: r.id, event: 'opened' });
+    if (r.ended_at !== null && r.notified_ended_at === null && r.created_at <= minuteAgo) out.push({ alarmId: r.id, event: 'ended' });
+  }
+  return out;
+}
