@@ -33,6 +33,7 @@ import { accountRoutes } from './modules/accounts/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { siteRoutes } from './modules/site/routes';
 import { firmwareRoutes } from './modules/firmware/routes';
+import { notificationRoutes } from './modules/notifications/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -77,7 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

@@ -28,6 +28,11 @@ import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
 import { FirmwareService } from './modules/firmware/service';
 import { FirmwareStorage } from './modules/firmware/storage';
+import { TelegramBot } from './modules/telegram/bot';
+import { TelegramMessages } from './modules/telegram/message-job';
+import { TelegramLinkService } from './modules/telegram/link-service';
+import { NotificationSettingsService } from './modules/notifications/settings-service';
+import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -66,6 +71,13 @@ export interface AppServices {
   profile: ProfileService;
   /** Firmware versions and their files (M1). */
   firmware: FirmwareService;
+  /** The Telegram bot (A12): started and stopped by the jobs plugin; inert without TELEGRAM_BOT_TOKEN. */
+  telegram: TelegramBot;
+  telegramLinks: TelegramLinkService;
+  /** "Por onde deseja receber notificações?" (A10). */
+  notificationSettings: NotificationSettingsService;
+  /** Alarm messages by e-mail and Telegram, and their delivery log (D6). */
+  alarmDeliveries: AlarmDeliveryService;
 }
 
 export function createServices(
@@ -87,6 +99,14 @@ export function createServices(
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accounts = new AccountService(db, clock, config, sessions, mail);
+  const alarms = new AlarmService(db, clock, events);
+  const telegram = new TelegramBot(config, log);
+  const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log);
+  telegram.setHandlers({
+    start: (chatId) => telegramLinks.startMessage(chatId),
+    acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
+  });
   return {
     config,
     db,
@@ -103,7 +123,7 @@ export function createServices(
     events,
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),
-    alarms: new AlarmService(db, clock, events),
+    alarms,
     travels: new TravelService(db, clock, events),
     jobs,
     renderPool,
@@ -113,5 +133,9 @@ export function createServices(
     accounts,
     profile: new ProfileService(db, clock, sessions, accounts),
     firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
+    telegram,
+    telegramLinks,
+    notificationSettings: new NotificationSettingsService(db, telegram),
+    alarmDeliveries,
   };
 }

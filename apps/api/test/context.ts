@@ -91,6 +91,11 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   passwordResetMaxPerEmailHour: 5,
   accountRequestsMaxPerHour: 1000,
   emailAvailableMaxPerMinute: 1000,
+  telegramBotToken: undefined,
+  telegramApiRoot: 'http://127.0.0.1:9',
+  telegramWebhookUrl: undefined,
+  telegramWebhookSecret: undefined,
+  telegramLinkMinutes: 15,
   ...overrides,
 });
 

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startRoutingServer, startTileServer } from './fake-map-services';
 import { startMailServer } from './fake-mail-server';
+import { startFakeTelegram } from '../../api/test/fake-telegram';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +17,8 @@ declare module 'vitest' {
     routingURL: string;
     /** The local SMTP server's mailbox (GET /messages): what the product e-mailed. */
     mailboxURL: string;
+    /** The local Telegram Bot API server's control (POST /_control/send-text, GET /_control/calls). */
+    telegramURL: string;
   }
 }
 
@@ -61,6 +64,7 @@ export default async function setup(project: TestProject) {
   const tiles = await startTileServer();
   const routing = await startRoutingServer();
   const mail = await startMailServer();
+  const telegram = await startFakeTelegram();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -83,6 +87,8 @@ export default async function setup(project: TestProject) {
       // (10 a minute) is checked by the API tests.
       LOGIN_MAX_PER_MINUTE: '100',
       SMTP_URL: mail.smtpUrl,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
   });
@@ -94,11 +100,12 @@ export default async function setup(project: TestProject) {
   project.provide('tileURL', tiles.url);
   project.provide('routingURL', routing.url);
   project.provide('mailboxURL', mail.mailboxUrl);
+  project.provide('telegramURL', telegram.apiRoot);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await Promise.all([tiles.close(), routing.close(), mail.close()]);
+    await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
     stopPostgres?.();
   };
 }

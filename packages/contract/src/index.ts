@@ -20,3 +20,4 @@ export * from './accounts';
 export * from './site';
 export * from './firmware';
 export * from './beacons';
+export * from './notifications';

@@ -86,6 +86,13 @@ const Env = z.object({
   PASSWORD_RESET_MAX_PER_EMAIL_HOUR: z.coerce.number().int().positive().default(5),
   ACCOUNT_REQUESTS_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   EMAIL_AVAILABLE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  // Alarm notifications through Telegram (A12, ADR 25): the bot's token; the Bot API server (a self-hosted one, or a
+  // local one in tests); a webhook instead of long polling when its public address is given.
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
+  TELEGRAM_WEBHOOK_URL: z.url().optional(),
+  TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'letters, digits, _ and - only (1 to 256)').optional(),
+  TELEGRAM_LINK_MINUTES: z.coerce.number().int().positive().max(24 * 60).default(15),
 });
 
 export interface AppConfig {
@@ -193,6 +200,16 @@ export interface AppConfig {
   accountRequestsMaxPerHour: number;
   /** E-mail availability checks per client address and minute (each one tells whether an account exists). */
   emailAvailableMaxPerMinute: number;
+  /** The Telegram bot (A12); unset: the Telegram channel is off and the settings screen says so. */
+  telegramBotToken: string | undefined;
+  /** The Bot API server the bot talks to (default https://api.telegram.org). */
+  telegramApiRoot: string;
+  /** With it, Telegram posts updates to `<PUBLIC_URL>/api/telegram/webhook` (this address); without it, long polling. */
+  telegramWebhookUrl: string | undefined;
+  /** The secret Telegram sends with each webhook call (header X-Telegram-Bot-Api-Secret-Token); derived from the token when unset. */
+  telegramWebhookSecret: string | undefined;
+  /** How long the link the bot's /start answer carries works. */
+  telegramLinkMinutes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -277,6 +294,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwordResetMaxPerEmailHour: e.PASSWORD_RESET_MAX_PER_EMAIL_HOUR,
     accountRequestsMaxPerHour: e.ACCOUNT_REQUESTS_MAX_PER_HOUR,
     emailAvailableMaxPerMinute: e.EMAIL_AVAILABLE_MAX_PER_MINUTE,
+    telegramBotToken: e.TELEGRAM_BOT_TOKEN || undefined,
+    telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+    telegramWebhookUrl: e.TELEGRAM_WEBHOOK_URL || undefined,
+    telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET || undefined,
+    telegramLinkMinutes: e.TELEGRAM_LINK_MINUTES,
   };
 }
 

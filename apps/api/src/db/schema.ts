@@ -139,6 +139,7 @@ export interface AlarmsTable {
   humidity_min: number | null; humidity_max: number | null;
   acknowledged_at: Timestamp | null; acknowledged_by: string | null; acknowledge_message: string | null;
   created_at: CreatedAt;
+  notified_opened_at: Generated<Date | null>; notified_ended_at: Generated<Date | null>;
 }
 
 export interface AlarmExcursionsTable {
@@ -203,6 +204,15 @@ export interface InvoicesTable {
 }
 export interface FaqTable { id: Generated<string>; question: string; answer: string; position: Generated<number> }
 export interface NotificationChannelsTable { user_id: string; channel: string }
+export interface TelegramLinkTokensTable {
+  token_hash: Buffer; chat_id: string; created_at: Timestamp; expires_at: Timestamp; used_at: Timestamp | null;
+}
+export interface AlarmDeliveriesTable {
+  id: Generated<string>; alarm_id: string; user_id: string | null; event: 'opened' | 'ended'; channel: string;
+  recipient: string; status: 'pending' | 'sent' | 'failed'; attempts: Generated<number>; error: string | null;
+  created_at: Timestamp; sent_at: Timestamp | null; telegram_message_id: string | null;
+  ack_token_hash: Buffer | null; ack_used_at: Timestamp | null;
+}
 export interface ContactMessagesTable {
   id: Generated<string>; name: string; email: string; phone: string; message: string;
   created_at: CreatedAt; forwarded_at: Timestamp | null;
@@ -241,5 +251,7 @@ export interface Database {
   invoices: InvoicesTable;
   faq: FaqTable;
   notification_channels: NotificationChannelsTable;
+  telegram_link_tokens: TelegramLinkTokensTable;
+  alarm_deliveries: AlarmDeliveriesTable;
   contact_messages: ContactMessagesTable;
 }

@@ -5,15 +5,30 @@ import type { AppServices } from '../services';
 /**
  * Background jobs (ADR 9): on ready, the report files' folder and the signing certificate are made ready (a bad
  * certificate stops the start, not the first report), the queue starts its workers, and reports left waiting by
- * a previous run are queued again. On close, running jobs finish before the queue and the render threads stop.
+ * a previous run are queued again; then the Telegram bot starts (it queues messages), and alarm announcements a
+ * stopped process did not queue are queued, then looked for every minute (ADR 25). On close, running jobs finish
+ * before the queue and the render threads stop.
  */
 async function jobs(app: FastifyInstance, { services }: { services: AppServices }) {
+  let sweeper: NodeJS.Timeout | undefined;
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    sweeping = services.alarmDeliveries.sweep().catch((err: unknown) => app.log.error({ err }, 'alarm announcement sweep failed'));
+  };
   app.addHook('onReady', async () => {
     await services.reports.prepare();
     await services.jobs.start();
     await services.reports.requeueWaiting();
+    // After the queue: a /start or a button press may queue a message.
+    await services.telegram.start();
+    sweep();
+    sweeper = setInterval(sweep, 60_000);
+    sweeper.unref();
   });
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await sweeping;
+    await services.telegram.stop();
     await services.jobs.stop();
     await services.renderPool.close();
     await services.spreadsheetReaders.close();

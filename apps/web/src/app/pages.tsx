@@ -78,3 +78,9 @@ export const FirmwarePage = lazy(() =>
 export const GatewaysPage = lazy(() =>
   import('../features/gateways/components/GatewaysPage').then((module) => ({ default: module.GatewaysPage })),
 );
+export const SettingsPage = lazy(() =>
+  import('../features/settings/components/SettingsPage').then((module) => ({ default: module.SettingsPage })),
+);
+export const TelegramLinkPage = lazy(() =>
+  import('../features/telegram/components/TelegramLinkPage').then((module) => ({ default: module.TelegramLinkPage })),
+);

@@ -30,6 +30,8 @@ import {
   ReportsPage,
   ReportValidatorPage,
   SelectUserPage,
+  SettingsPage,
+  TelegramLinkPage,
   TravelsPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
@@ -37,8 +39,8 @@ import { RouteErrorPage } from './RouteErrorPage';
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   open:      /complete-register, /telegram/:chatId/login
- *   protected: /plans, /locations, /financial, /settings
+ *   open:      /complete-register
+ *   protected: /plans, /locations, /financial
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
@@ -74,6 +76,7 @@ export const routes: RouteObject[] = [
               { handle: { title: 'Histórico do dispositivo' }, path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
               // Every profile reads its reports ('reports:read'); the server scopes the list.
               { handle: { title: 'Relatórios' }, path: paths.reports, element: <ReportsPage /> },
+              { handle: { title: 'Configurações' }, path: paths.settings, element: <SettingsPage /> },
               {
                 element: <RequirePermission permission="travels:read" />,
                 children: [{ handle: { title: 'Viagens' }, path: paths.directions, element: <TravelsPage /> }],
@@ -129,6 +132,8 @@ export const routes: RouteObject[] = [
           // Opened from an e-mail, in whatever state the browser is: signed in or not.
           { handle: { title: 'Confirmação de e-mail' }, path: '/confirmation/:token', element: <ConfirmationPage /> },
           { handle: { title: 'Validar relatório' }, path: paths.reportValidator, element: <ReportValidatorPage /> },
+          // Opened from the Telegram bot's answer to /start, signed in or not: it signs in on its own form.
+          { handle: { title: 'Vincular contas' }, path: '/telegram/:chatId/login', element: <TelegramLinkPage /> },
           { handle: { title: 'Página não encontrada' }, path: '*', element: <NotFoundPage /> },
         ],
       },

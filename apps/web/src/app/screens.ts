@@ -10,7 +10,6 @@ export interface MenuScreen {
 /**
  * Signed-in menu entries, in the order of spec 000 "Menus". Only built screens are listed; each later
  * screen goes in its slot:
- *   /settings Configurações 'settings:own'           (after Relatórios)
  */
 export const screens: readonly MenuScreen[] = [
   { path: paths.profile, label: 'Perfil', permission: 'profile:own' },
@@ -25,6 +24,7 @@ export const screens: readonly MenuScreen[] = [
   // Not in the documents' menus: where admins create and revoke the keys their gateways send readings with.
   { path: paths.gateways, label: 'Gateways', permission: 'gateways:manage' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
+  { path: paths.settings, label: 'Configurações', permission: 'settings:own' },
 ];
 
 export interface PublicMenuScreen {

@@ -25,6 +25,7 @@ export const paths = {
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',
+  settings: '/settings',
   /** The documents' spelling (spec 000 §2). */
   accessLog: '/acess-log',
   firmware: '/firmware',

@@ -45,6 +45,14 @@ export class MailService {
     await this.jobs.send(MAIL_JOB, mail, `mail:${randomUUID()}`);
   }
 
+  /**
+   * Delivers at once, for a job that records the outcome itself (alarm deliveries keep their own log and retries);
+   * throws when the relay refuses.
+   */
+  async deliverNow(mail: OutgoingMail): Promise<void> {
+    await this.transport.deliver(mail);
+  }
+
   close(): void {
     this.transport.close();
   }

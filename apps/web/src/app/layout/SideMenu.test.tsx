@@ -69,6 +69,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Firmwares', '/firmware'],
       ['Gateways', '/gateways'],
       ['Relatórios', '/reports'],
+      ['Configurações', '/settings'],
     ]);
   });
 

@@ -10,4 +10,5 @@ export const deviceHistoryKeys = {
   page: (mac: string, query: string, page: number) => ['history', mac, 'page', query, page] as const,
   series: (mac: string, query: string, points: number) => ['history', mac, 'series', query, points] as const,
   alarms: (mac: string) => ['alarms', mac] as const,
+  deliveries: (mac: string, alarmId: string) => ['alarms', mac, 'deliveries', alarmId] as const,
 };

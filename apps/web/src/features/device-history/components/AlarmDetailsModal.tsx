@@ -8,6 +8,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { useAcknowledgeAlarm } from '../api/acknowledge-alarm';
 import { HISTORY_MESSAGES } from '../messages';
+import { AlarmDeliveryLog } from './AlarmDeliveryLog';
 
 interface AlarmDetailsModalProps {
   mac: string;
@@ -55,6 +56,7 @@ function AlarmDetails({ mac, alarm, onClose }: { mac: string; alarm: AlarmNotifi
           {formatDateTime(alarm.acknowledge.date)}
         </Text>
       )}
+      <AlarmDeliveryLog mac={mac} alarmId={alarm._id} />
       {acknowledged ? (
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -39,7 +39,7 @@ function historyPage(overrides: Partial<HistoryPage> = {}): HistoryPage {
 }
 
 type Routes = Partial<
-  Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'configure' | 'acknowledge' | 'export' | 'report' | 'file', Handler>
+  Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'deliveries' | 'configure' | 'acknowledge' | 'export' | 'report' | 'file', Handler>
 >;
 
 function handlerFor(answers: Routes): Handler {
@@ -55,6 +55,7 @@ function handlerFor(answers: Routes): Handler {
     if (pathname.endsWith('/logs')) return pick('logs', () => jsonResponse({ content: [] }));
     if (pathname.endsWith('/notifications')) return pick('notifications', () => jsonResponse([]));
     if (pathname.startsWith('/api/devices/')) return pick('configure', () => jsonResponse(DEVICE));
+    if (/^\/api\/alarms\/[^/]+\/deliveries$/.test(pathname)) return pick('deliveries', () => jsonResponse([]));
     if (pathname.startsWith('/api/alarms/')) return pick('acknowledge', () => errorResponse(500, 'x'));
     return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
   };
@@ -256,6 +257,11 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
       search: '?tab=alarmes',
       answers: {
         notifications: () => jsonResponse([alarm]),
+        deliveries: () =>
+          jsonResponse([
+            { _id: 'd1', event: 'opened', channel: 'telegram', recipient: 'Telegram de Maria Souza', user: { _id: 'u1', name: 'Maria Souza' }, status: 'sent', attempts: 2, error: null, created_at: '2024-03-01T13:00:00.000Z', sent_at: '2024-03-01T13:00:05.000Z' },
+            { _id: 'd2', event: 'opened', channel: 'email', recipient: 'maria@example.com', user: { _id: 'u1', name: 'Maria Souza' }, status: 'failed', attempts: 10, error: 'Relay recusou', created_at: '2024-03-01T13:00:00.000Z', sent_at: null },
+          ]),
         acknowledge: ({ body }) => {
           alarm = {
             ...alarm,
@@ -281,6 +287,12 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Detalhes do alarme' }));
     const dialog = await screen.findByRole('dialog', { name: 'Detalhes do alarme' });
     expect(within(dialog).getByText('Mensagem de reconhecimento').nextSibling?.textContent).toBe('--');
+    // The delivery log: who was told, through which channel, and how it went.
+    const log = await within(dialog).findByRole('table', { name: 'Notificações enviadas' });
+    expect(within(log).getAllByRole('row').slice(1).map((tr) => within(tr).getAllByRole('cell').map((td) => td.textContent))).toEqual([
+      ['TelegramInício do alarme', 'Telegram de Maria Souza', 'Enviada01/03/2024 10:00:052 tentativas'],
+      ['E-mailInício do alarme', 'maria@example.com', 'Falhou01/03/2024 10:00:0010 tentativasRelay recusou'],
+    ]);
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Reconhecer' }));
     expect(await within(dialog).findByText('Informe a mensagem de reconhecimento.')).toBeTruthy();

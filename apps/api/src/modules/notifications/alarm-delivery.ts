@@ -1,0 +1,232 @@
+import type { AlarmDelivery, AlarmType } from '@sentinela/contract';
+import { z } from 'zod';
+import type { AppConfig } from '../../config/config';
+import type { Db } from '../../db/database';
+import type { JobLog, JobQueue } from '../../jobs/job-queue';
+import type { Clock } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { scopeFor } from '../../lib/tenant-scope';
+import { newSecret, sha256 } from '../../lib/tokens';
+import type { EventBus } from '../../realtime/event-bus';
+import type { AlarmService } from '../alarms/service';
+import { findDeviceInScope } from '../devices/repository';
+import { composeMail } from '../mail/compose';
+import type { MailService } from '../mail/mail-service';
+import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
+import type { TenantScope } from '../../lib/tenant-scope';
+import { alarmText, telegramText, type AlarmFacts } from './alarm-message';
+import {
+  findAlarmFacts,
+  findDelivery,
+  findDeliveryByAckToken,
+  findUnannounced,
+  insertDeliveries,
+  listDeliveries,
+  markAnnounced,
+  recipientsOf,
+  recordAttempt,
+  recordError,
+  recordSent,
+  setAckToken,
+  spendAckToken,
+  type AlarmFactsRow,
+} from './delivery-repository';
+
+export const ALARM_NOTIFY_JOB = 'alarm-notify';
+export const ALARM_DELIVER_JOB = 'alarm-deliver';
+
+const NotifyPayload = z.object({ alarmId: z.uuid(), event: z.enum(['opened', 'ended']) });
+type NotifyPayload = z.infer<typeof NotifyPayload>;
+const DeliverPayload = z.object({ deliveryId: z.uuid() });
+type DeliverPayload = z.infer<typeof DeliverPayload>;
+
+const REFUSED = 'Não foi possível reconhecer este alarme.';
+const ALREADY = 'Este alarme já foi reconhecido.';
+export const TELEGRAM_ACK_MESSAGE = 'Reconhecido pelo Telegram.';
+
+function factsOf(row: AlarmFactsRow): AlarmFacts {
+  const travel = row.travel_code
+    ? `${row.travel_code}${row.origin_address && row.destiny_address ? ` (${row.origin_address} → ${row.destiny_address})` : ''}`
+    : null;
+  return {
+    // The column's CHECK holds it to the alarm types.
+    type: row.type as AlarmType,
+    message: row.message,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    temperatureMin: row.temperature_min,
+    temperatureMax: row.temperature_max,
+    humidityMin: row.humidity_min,
+    humidityMax: row.humidity_max,
+    deviceName: row.travel_device_name || row.device_name || row.mac,
+    mac: row.mac,
+    deviceId: row.device_id,
+    travel,
+    acknowledged: row.acknowledged_at ? { by: row.acknowledged_by_name, at: row.acknowledged_at } : null,
+  };
+}
+
+/**
+ * Alarm delivery (D6, ADR 25). When an alarm opens or ends, a job finds who hears of it and records one delivery
+ * per person and channel; each delivery is its own job (retried with a growing delay), so ingestion and alarm
+ * evaluation never wait on a mail relay or the Bot API, and one dead channel does not hold the others. Each
+ * delivery's outcome is kept (the log of "Detalhes do alarme"). Telegram messages of an opened alarm carry a
+ * "Reconhecer" button whose data is a one-time token bound to that message's person and chat.
+ */
+export class AlarmDeliveryService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly config: Pick<AppConfig, 'publicUrl' | 'reportTimeZone'>,
+    private readonly jobs: JobQueue,
+    private readonly mail: MailService,
+    private readonly telegram: TelegramBot,
+    private readonly alarms: AlarmService,
+    events: EventBus,
+    private readonly log: JobLog,
+  ) {
+    jobs.define<NotifyPayload>({
+      name: ALARM_NOTIFY_JOB,
+      schema: NotifyPayload,
+      // Each connection here is one more in the job queue's own pool: finding recipients is quick, sending is not.
+      concurrency: 1,
+      retryLimit: 5,
+      retryDelaySeconds: 2,
+      retryBackoff: true,
+      deleteAfterSeconds: 24 * 60 * 60,
+      expireInSeconds: 60,
+      handler: (data) => this.fanOut(data),
+      onFinalFailure: async (data, error) => log.error({ err: error, ...data }, 'alarm notification given up: no delivery recorded'),
+    });
+    jobs.define<DeliverPayload>({
+      name: ALARM_DELIVER_JOB,
+      schema: DeliverPayload,
+      concurrency: 3,
+      // About 17 minutes over all attempts, as e-mail: a relay or Bot API down for a while still gets the message.
+      retryLimit: 9,
+      retryDelaySeconds: 2,
+      retryBackoff: true,
+      deleteAfterSeconds: 24 * 60 * 60,
+      expireInSeconds: 2 * 60,
+      handler: (data) => this.deliver(data.deliveryId),
+      onFinalFailure: async ({ deliveryId }, error) => recordError(this.db, deliveryId, errorText(error), true),
+    });
+    // After the alarm's transaction committed; queueing must never break ingestion.
+    const queue = (alarmId: string, event: 'opened' | 'ended') => {
+      this.jobs.send(ALARM_NOTIFY_JOB, { alarmId, event }, `alarm:${alarmId}:${event}`).catch((err: unknown) => log.error({ err, alarmId, event }, 'alarm notification not queued'));
+    };
+    events.on('alarm.opened', (e) => queue(e.alarmId, 'opened'));
+    events.on('alarm.closed', (e) => queue(e.alarmId, 'ended'));
+  }
+
+  /** GET /api/alarms/{id}/deliveries: the delivery log of an alarm the caller may see. */
+  async deliveriesOf(scope: TenantScope, alarmId: string): Promise<AlarmDelivery[]> {
+    const alarm = await this.db.selectFrom('alarms').select('device_id').where('id', '=', alarmId).executeTakeFirst();
+    if (!alarm || !(await findDeviceInScope(this.db, scope, alarm.device_id))) throw notFound('Alarme não encontrado.');
+    return listDeliveries(this.db, alarmId);
+  }
+
+  private async fanOut({ alarmId, event }: NotifyPayload): Promise<void> {
+    const row = await findAlarmFacts(this.db, alarmId);
+    if (!row || !row.enterprise_id) return;
+    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured);
+    const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
+    for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
+    await markAnnounced(this.db, alarmId, event, this.clock.now());
+  }
+
+  /**
+   * Queues the announcements a process did not queue (it stopped between the alarm's commit and the job): alarms of
+   * the last day whose opening or end has not been announced, the opening only once it is a minute old (the live
+   * event usually does it). Announcing twice is harmless: a delivery exists once per alarm, event, channel and user.
+   */
+  async sweep(): Promise<number> {
+    const missed = await findUnannounced(this.db, this.clock.now());
+    for (const { alarmId, event } of missed) await this.jobs.send(ALARM_NOTIFY_JOB, { alarmId, event }, `alarm:${alarmId}:${event}`);
+    return missed.length;
+  }
+
+  private async deliver(deliveryId: string): Promise<void> {
+    const delivery = await findDelivery(this.db, deliveryId);
+    // Sent already (an attempt that finished but was not marked done), or given up: nothing to do.
+    if (!delivery || delivery.status !== 'pending') return;
+    const row = await findAlarmFacts(this.db, delivery.alarm_id);
+    if (!row) return;
+    const facts = factsOf(row);
+    const text = alarmText(facts, delivery.event, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
+    await recordAttempt(this.db, deliveryId);
+    try {
+      let messageId: number | null = null;
+      if (delivery.channel === 'email') {
+        await this.mail.deliverNow(
+          composeMail({
+            to: delivery.recipient,
+            subject: text.subject,
+            paragraphs: [text.lines.join('\n')],
+            action: { label: 'Ver histórico do dispositivo', url: text.url },
+            footnotes: ['Você recebe este e-mail porque ativou as notificações por e-mail em Configurações.'],
+          }),
+        );
+      } else if (delivery.channel === 'telegram') {
+        let button: { text: string; data: string } | undefined;
+        if (delivery.event === 'opened' && !facts.acknowledged) {
+          const token = newSecret(18);
+          await setAckToken(this.db, deliveryId, sha256(token));
+          button = { text: 'Reconhecer', data: `${ACK_PREFIX}${token}` };
+        }
+        messageId = await this.telegram.send(delivery.recipient, telegramText(text), button);
+      } else {
+        throw new Error(`channel ${delivery.channel} has no provider`);
+      }
+      await recordSent(this.db, deliveryId, this.clock.now(), messageId);
+    } catch (error) {
+      await recordError(this.db, deliveryId, errorText(error), false);
+      throw error;
+    }
+  }
+
+  /**
+   * A press on "Reconhecer" in Telegram. Accepted only when the token is one this server sent, not spent, pressed in
+   * the chat it was sent to by the person it was sent to, who is still linked to that chat, active, and may still
+   * see the device; anything else is refused, logged, and changes nothing.
+   */
+  async acknowledgeFromTelegram(press: { token: string; chatId: string; fromId: string }): Promise<{ answer: string; editedText?: string }> {
+    const refuse = (why: string, extra: Record<string, unknown> = {}) => {
+      this.log.warn({ why, chatId: press.chatId, fromId: press.fromId, ...extra }, 'telegram acknowledgement refused');
+      return { answer: REFUSED };
+    };
+    if (!/^[A-Za-z0-9_-]{10,60}$/.test(press.token)) return refuse('malformed token');
+    const delivery = await findDeliveryByAckToken(this.db, sha256(press.token));
+    if (!delivery || delivery.channel !== 'telegram') return refuse('unknown token');
+    if (delivery.recipient !== press.chatId || press.fromId !== press.chatId) return refuse('pressed outside the chat it was sent to', { delivery: delivery.id });
+    const user = delivery.user_id
+      ? await this.db.selectFrom('users').select(['id', 'name', 'profile_id', 'enterprise_id', 'disabled', 'telegram_chat_id']).where('id', '=', delivery.user_id).executeTakeFirst()
+      : undefined;
+    if (!user || user.disabled || user.telegram_chat_id !== press.chatId) return refuse('chat no longer linked to the recipient', { delivery: delivery.id });
+    if (delivery.ack_used_at) return refuse('replayed press', { delivery: delivery.id });
+    const scope = scopeFor({ id: user.id, profileId: user.profile_id, enterpriseId: user.enterprise_id });
+    try {
+      await this.alarms.acknowledge(scope, delivery.alarm_id, { userId: user.id, message: TELEGRAM_ACK_MESSAGE });
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'CONFLICT') {
+        await spendAckToken(this.db, delivery.id, this.clock.now());
+        return { answer: ALREADY, ...(await this.currentText(delivery.alarm_id)) };
+      }
+      if (error instanceof AppError && error.code === 'NOT_FOUND') return refuse('alarm outside the recipient\'s scope', { delivery: delivery.id });
+      throw error;
+    }
+    await spendAckToken(this.db, delivery.id, this.clock.now());
+    return { answer: 'Alarme reconhecido.', ...(await this.currentText(delivery.alarm_id)) };
+  }
+
+  /** The opened-alarm message as it reads now (with who acknowledged it and when). */
+  private async currentText(alarmId: string): Promise<{ editedText?: string }> {
+    const row = await findAlarmFacts(this.db, alarmId);
+    if (!row) return {};
+    return { editedText: telegramText(alarmText(factsOf(row), 'opened', { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone })) };
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

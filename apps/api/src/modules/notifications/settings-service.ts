@@ -1,0 +1,97 @@
+import { NOTIFICATION_CHANNELS, type NotificationChannel, type NotificationChannelStatus, type NotificationSettings } from '@sentinela/contract';
+import type { Db } from '../../db/database';
+import { AppError, notFound } from '../../lib/errors';
+import type { TelegramBot } from '../telegram/bot';
+
+/** What decides whether a user can use a channel here. */
+interface ChannelOwner {
+  email: string;
+  verified: boolean;
+  phone: string | null;
+  telegram_chat_id: string | null;
+}
+
+type Usability = Pick<NotificationChannelStatus, 'available' | 'reason' | 'action'>;
+
+const PROFILE_ACTION = { label: 'Ir para o Perfil', href: '/profile' };
+
+/** Channels that alarms are delivered through today (ADR 25); the others wait for a provider. */
+export const DELIVERED_CHANNELS: readonly NotificationChannel[] = ['email', 'telegram'];
+
+/**
+ * "Por onde deseja receber notificações?" (A10): the channels a user turned on, and whether each can be used here.
+ * A channel that cannot be used (not configured on this server, Telegram not linked, e-mail not confirmed) is
+ * refused with the reason and what enables it, so that an "on" toggle always means messages arrive.
+ */
+export class NotificationSettingsService {
+  constructor(
+    private readonly db: Db,
+    private readonly telegram: TelegramBot,
+  ) {}
+
+  async enabled(userId: string): Promise<NotificationChannel[]> {
+    const rows = await this.db.selectFrom('notification_channels').select('channel').where('user_id', '=', userId).execute();
+    const on = new Set(rows.map((r) => r.channel));
+    return NOTIFICATION_CHANNELS.filter((c) => on.has(c));
+  }
+
+  async settings(userId: string): Promise<NotificationSettings> {
+    const owner = await this.owner(userId);
+    const on = new Set(await this.enabled(userId));
+    return {
+      channels: NOTIFICATION_CHANNELS.map((channel) => ({ channel, enabled: on.has(channel), ...this.usability(channel, owner) })),
+      telegram: { configured: this.telegram.configured, linked: owner.telegram_chat_id !== null, bot_url: this.telegram.url },
+    };
+  }
+
+  async enable(userId: string, channel: NotificationChannel): Promise<NotificationChannel[]> {
+    const usability = this.usability(channel, await this.owner(userId));
+    if (!usability.available) throw new AppError('UNPROCESSABLE', usability.reason ?? 'Este canal não pode ser usado.');
+    await this.db.insertInto('notification_channels').values({ user_id: userId, channel }).onConflict((oc) => oc.doNothing()).execute();
+    return this.enabled(userId);
+  }
+
+  async disable(userId: string, channel: NotificationChannel): Promise<NotificationChannel[]> {
+    await this.db.deleteFrom('notification_channels').where('user_id', '=', userId).where('channel', '=', channel).execute();
+    return this.enabled(userId);
+  }
+
+  private async owner(userId: string): Promise<ChannelOwner> {
+    const owner = await this.db.selectFrom('users').select(['email', 'verified', 'phone', 'telegram_chat_id']).where('id', '=', userId).executeTakeFirst();
+    if (!owner) throw notFound('Usuário não encontrado.');
+    return owner;
+  }
+
+  private usability(channel: NotificationChannel, owner: ChannelOwner): Usability {
+    const ok: Usability = { available: true, reason: null, action: null };
+    switch (channel) {
+      case 'email':
+        return owner.verified
+          ? ok
+          : { available: false, reason: 'Confirme seu e-mail para receber notificações por e-mail.', action: PROFILE_ACTION };
+      case 'telegram':
+        if (!this.telegram.configured) {
+          return { available: false, reason: 'O Telegram não está configurado neste servidor: o administrador precisa definir TELEGRAM_BOT_TOKEN.', action: null };
+        }
+        if (owner.telegram_chat_id === null) {
+          const url = this.telegram.url;
+          return {
+            available: false,
+            reason: 'Vincule sua conta do Telegram: abra o bot, envie /start e siga o link que ele responder.',
+            action: url ? { label: 'Abrir o bot no Telegram', href: url } : null,
+          };
+        }
+        return ok;
+      case 'sms':
+      case 'whatsapp': {
+        const name = channel === 'sms' ? 'SMS' : 'WhatsApp';
+        if (!owner.phone) {
+          return { available: false, reason: `Cadastre um telefone no seu perfil para receber notificações por ${name}. O envio por ${name} também precisa estar configurado neste servidor.`, action: PROFILE_ACTION };
+        }
+        return { available: false, reason: `O envio por ${name} não está configurado neste servidor: o administrador precisa configurar um provedor de ${name}.`, action: null };
+      }
+      case 'push':
+        return { available: false, reason: 'As notificações push ainda não estão disponíveis neste servidor.', action: null };
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const CHAT = 7_000_123;
+const PHONE = { width: 390, height: 844 };
+
+interface BotCall {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+async function botCalls(): Promise<BotCall[]> {
+  return (await (await fetch(`${inject('telegramURL')}/_control/calls`)).json()) as BotCall[];
+}
+
+/** Sends /start to the bot from the chat, as Telegram would, and returns the link it answers with. */
+async function startChat(chatId: number): Promise<URL> {
+  const before = (await botCalls()).length;
+  await fetch(`${inject('telegramURL')}/_control/send-text`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text: '/start' }) });
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const answer = (await botCalls()).slice(before).find((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === chatId);
+        link = answer && /http\S+\/login\?token=\S+/.exec(String(answer.params.text))?.[0];
+        return Boolean(link);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return new URL(link!);
+}
+
+describe('Configurações and the Telegram link (A10, A12)', () => {
+  it('turns e-mail on, shows why Telegram is off, links the chat through /telegram/{chatId}/login, then unlinks', async () => {
+    const { context, page } = await newPage(browser);
+    const csp = await watchCspViolations(page);
+    await login(page, 'maria.souza');
+    await page.waitForURL('**/my-devices');
+    await page.getByRole('link', { name: 'Configurações' }).first().click();
+    await page.waitForURL('**/settings');
+    await expect.poll(() => page.title()).toContain('Configurações');
+    await page.getByText('Por onde deseja receber notificações?').waitFor();
+
+    const email = page.getByRole('switch', { name: 'E-mail' });
+    const telegram = page.getByRole('switch', { name: 'Telegram' });
+    await email.waitFor();
+    expect(await email.isChecked()).toBe(false);
+    expect(await telegram.isDisabled()).toBe(true);
+    await page.getByText('Vincule sua conta do Telegram').waitFor();
+    expect(await page.getByRole('link', { name: 'Abrir o bot no Telegram' }).getAttribute('href')).toBe('https://t.me/sentinela_teste_bot');
+    await page.getByText('O envio por SMS não está configurado neste servidor').waitFor();
+    expect(await page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(true);
+    await email.click({ force: true });
+    await expect.poll(() => email.isChecked()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('switch', { name: 'E-mail' }).isChecked()).toBe(true);
+    await screenshot(page, 'settings-desktop');
+    const settingsOnPhone = await newPage(browser, PHONE);
+    await login(settingsOnPhone.page, 'maria.souza');
+    await settingsOnPhone.page.waitForURL('**/my-devices');
+    await settingsOnPhone.page.goto('/settings');
+    await settingsOnPhone.page.getByText('Vincule sua conta do Telegram').waitFor();
+    await screenshot(settingsOnPhone.page, 'settings-phone');
+    await settingsOnPhone.context.close();
+
+    // The bot's link, opened in another browser (the phone where Telegram runs), signed out.
+    const link = await startChat(CHAT);
+    expect(link.pathname).toBe(`/telegram/${CHAT}/login`);
+    const phone = await newPage(browser, PHONE);
+    const phoneCsp = await watchCspViolations(phone.page);
+    await phone.page.goto(link.pathname + link.search);
+    await phone.page.getByRole('heading', { name: 'Vincular contas' }).waitFor();
+    await expect.poll(() => phone.page.title()).toContain('Vincular contas');
+    await screenshot(phone.page, 'telegram-link-phone');
+    await phone.page.getByLabel('Usuário').fill('maria.souza');
+    await phone.page.getByLabel('Senha', { exact: true }).fill('senha-errada');
+    await phone.page.getByRole('button', { name: 'Vincular' }).click();
+    await phone.page.getByRole('alert').filter({ hasText: 'Erro!' }).waitFor();
+    await screenshot(phone.page, 'telegram-link-wrong-password-phone');
+    await phone.page.getByLabel('Senha', { exact: true }).fill(DEMO_PASSWORD);
+    await phone.page.getByRole('button', { name: 'Vincular' }).click();
+    await phone.page.getByText('Vinculado com sucesso!').waitFor();
+    await screenshot(phone.page, 'telegram-linked-phone');
+    await expect
+      .poll(async () => (await botCalls()).some((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === CHAT && String(c.params.text).startsWith('Conta vinculada: Maria Souza')), { timeout: 30_000 })
+      .toBe(true);
+
+    // The same link again (spent), and a link without its token: refused, with what to do.
+    await phone.page.goto(link.pathname + link.search);
+    await phone.page.getByLabel('Usuário').fill('maria.souza');
+    await phone.page.getByLabel('Senha', { exact: true }).fill(DEMO_PASSWORD);
+    await phone.page.getByRole('button', { name: 'Vincular' }).click();
+    await phone.page.getByText('Link de vinculação inválido ou expirado').waitFor();
+    await phone.page.goto(`/telegram/${CHAT}/login`);
+    await phone.page.getByText('Envie /start ao bot no Telegram').waitFor();
+    await screenshot(phone.page, 'telegram-link-invalid-phone');
+    expect(phoneCsp).toEqual([]);
+    await phone.context.close();
+
+    // /settings: Telegram linked and on; "Desvincular" turns it off again.
+    await page.reload();
+    await page.getByText('Telegram vinculado').waitFor();
+    await expect.poll(() => page.getByRole('switch', { name: 'Telegram' }).isChecked()).toBe(true);
+    await screenshot(page, 'settings-telegram-linked-desktop');
+    await page.getByRole('button', { name: 'Desvincular' }).click();
+    await page.getByText('Telegram desvinculado.').waitFor();
+    await expect.poll(() => page.getByRole('switch', { name: 'Telegram' }).isChecked()).toBe(false);
+    await page.getByText('Vincule sua conta do Telegram').waitFor();
+    expect(csp).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
+  it('delivers, is acknowledged from the chat, and "Detalhes do alarme" lists the messages', async () => {
+    const base = inject('baseURL');
+    // Maria's e-mail is on (above); she links the chat again, through the bot's link, with the API the page calls.
+    const link = await startChat(CHAT);
+    const headers = { 'content-type': 'application/json', client: 'web', clientversion: '1.1.0', clientos: 'linux' };
+    const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'maria.souza', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
+    // The documents' empty body: no content type.
+    const { 'content-type': _json, ...bare } = headers;
+    const linked = await fetch(`${base}/api/me/telegram/${CHAT}/link${link.search}`, { method: 'POST', headers: { ...bare, authorization: `Bearer ${auth.token.token}` } });
+    expect(linked.status).toBe(200);
+
+    // Caixa Térmica 01 (2 to 8 °C, linked to Maria) reads 12,5 °C.
+    const before = (await botCalls()).length;
+    const ingest = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:02', ts: new Date().toISOString(), temperature: 12.5, humidity: 50 }] }),
+    });
+    expect(ingest.status).toBe(200);
+    let message: BotCall | undefined;
+    await expect
+      .poll(
+        async () => {
+          message = (await botCalls()).slice(before).find((c) => c.method === 'sendMessage' && Number(c.params.chat_id) === CHAT && String(c.params.text).includes('Caixa Térmica 01'));
+          return Boolean(message);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    expect(String(message!.params.text)).toContain('Valor: 12,50 °C');
+    const data = (message!.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
+    expect(data.text).toBe('Reconhecer');
+    // Maria presses it in her chat (the fake records calls, not the ids it answered with; the server edits the pressed message).
+    await fetch(`${inject('telegramURL')}/_control/press`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: CHAT, messageId: 1, data: data.callback_data }) });
+    await expect
+      .poll(async () => (await botCalls()).some((c) => c.method === 'editMessageText' && Number(c.params.chat_id) === CHAT && /Reconhecido por Maria Souza em/.test(String(c.params.text))), { timeout: 30_000 })
+      .toBe(true);
+
+    for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', PHONE]] as const) {
+      const { context, page } = await newPage(browser, viewport);
+      const csp = await watchCspViolations(page);
+      await login(page, 'maria.souza');
+      await page.waitForURL('**/my-devices');
+      const row = page.getByRole('row').filter({ hasText: 'Caixa Térmica 01' });
+      await row.getByRole('link', { name: 'Histórico' }).click();
+      await page.waitForURL('**/device-history/**');
+      await page.getByRole('tab', { name: 'Alarmes' }).click();
+      const alarmRow = page.getByRole('row').filter({ hasText: 'Temperatura alta' }).first();
+      await alarmRow.getByRole('button', { name: 'Detalhes do alarme' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Detalhes do alarme' });
+      await dialog.getByText(/Reconhecido por Maria Souza em/).waitFor();
+      const log = dialog.getByRole('table', { name: 'Notificações enviadas' });
+      await log.getByRole('row').filter({ hasText: 'Telegram de Maria Souza' }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+      await log.getByRole('row').filter({ hasText: 'maria.souza@vidafarma.example' }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+      // Let the modal's opening transition finish before the picture.
+      await page.waitForTimeout(400);
+      await screenshot(page, `alarm-deliveries-${name}`);
+      expect(csp).toEqual([]);
+      await context.close();
+    }
+  });
+});

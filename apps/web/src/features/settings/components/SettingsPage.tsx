@@ -1,0 +1,106 @@
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Switch, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { MSG, NOTIFICATION_CHANNEL_NAMES, type NotificationChannelStatus } from '@sentinela/contract';
+import { IconAlertCircle, IconBrandTelegram } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../../lib/api-client';
+import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
+import '../styles';
+
+/**
+ * /settings, Configurações (A10): "Por onde deseja receber notificações?" with a toggle per channel. A channel this
+ * user cannot use yet is shown off and disabled, with why and what enables it (the server refuses it too).
+ */
+export function SettingsPage() {
+  const settings = useNotificationSettings();
+  return (
+    <Stack maw={720}>
+      <Title order={2}>Configurações</Title>
+      <Paper withBorder radius="md" p="lg">
+        <Stack>
+          <Title order={4}>Por onde deseja receber notificações?</Title>
+          {settings.isPending ? (
+            <Center>
+              <Loader aria-label="Carregando" />
+            </Center>
+          ) : settings.isError ? (
+            <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+              {errorMessage(settings.error, MSG.internalError)}
+            </Alert>
+          ) : (
+            <>
+              {settings.data.channels.map((status) => (
+                <ChannelRow key={status.channel} status={status} />
+              ))}
+              {settings.data.telegram.linked && <TelegramLinked />}
+            </>
+          )}
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function ChannelRow({ status }: { status: NotificationChannelStatus }) {
+  const toggle = useToggleChannel();
+  const name = NOTIFICATION_CHANNEL_NAMES[status.channel];
+  const onChange = (on: boolean) =>
+    toggle.mutate(
+      { channel: status.channel, on },
+      { onError: (error) => notifications.show({ color: 'red', title: 'Erro!', message: errorMessage(error, MSG.internalError) }) },
+    );
+  // An "on" channel that became unusable (e.g. Telegram unlinked elsewhere) can still be turned off.
+  const locked = !status.available && !status.enabled;
+  const why =
+    !status.available && status.reason ? (
+      <>
+        {status.reason}{' '}
+        {status.action &&
+          (status.action.href.startsWith('/') ? (
+            <Anchor component={Link} to={status.action.href} inherit>
+              {status.action.label}
+            </Anchor>
+          ) : (
+            <Anchor href={status.action.href} target="_blank" rel="noopener noreferrer" inherit>
+              {status.action.label}
+            </Anchor>
+          ))}
+      </>
+    ) : undefined;
+  return (
+    <Switch
+      label={name}
+      description={why}
+      checked={status.enabled}
+      disabled={locked || toggle.isPending}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+    />
+  );
+}
+
+function TelegramLinked() {
+  const unlink = useUnlinkTelegram();
+  return (
+    <Group justify="space-between" wrap="wrap">
+      <Group gap="xs">
+        <IconBrandTelegram size={18} />
+        <Badge color="teal" variant="light">
+          Telegram vinculado
+        </Badge>
+      </Group>
+      <Button
+        variant="default"
+        size="xs"
+        loading={unlink.isPending}
+        onClick={() =>
+          unlink.mutate(undefined, {
+            onSuccess: (answer) => notifications.show({ color: 'teal', title: 'Sucesso!', message: answer.message }),
+            onError: (error) => notifications.show({ color: 'red', title: 'Erro!', message: errorMessage(error, MSG.internalError) }),
+          })
+        }
+      >
+        Desvincular
+      </Button>
+    </Group>
+  );
+}
