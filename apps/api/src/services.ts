@@ -24,6 +24,8 @@ import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
+import { LocationService } from './modules/locations/service';
+import { GeocoderService } from './modules/geocoder/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -56,6 +58,10 @@ export interface AppServices {
   accounts: AccountService;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
+  /** Locais (A8): locations and device groups. */
+  locations: LocationService;
+  /** Address search for locations (GEOCODER_URL), through the server. */
+  geocoder: GeocoderService;
 }
 
 export function createServices(
@@ -100,5 +106,13 @@ export function createServices(
     mail,
     accounts,
     profile: new ProfileService(db, clock, sessions, accounts),
+    locations: new LocationService(db, clock),
+    geocoder: new GeocoderService({
+      url: config.geocoderUrl,
+      timeoutMs: config.geocoderTimeoutMs,
+      upstreamPerMinute: config.geocoderMaxPerMinute,
+      perUserPerMinute: config.geocoderUserMaxPerMinute,
+      publicUrl: config.publicUrl,
+    }),
   };
 }

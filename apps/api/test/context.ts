@@ -88,6 +88,11 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   passwordResetMaxPerEmailHour: 5,
   accountRequestsMaxPerHour: 1000,
   emailAvailableMaxPerMinute: 1000,
+  // No geocoder unless a test starts its local one.
+  geocoderUrl: undefined,
+  geocoderTimeoutMs: 2000,
+  geocoderMaxPerMinute: 60,
+  geocoderUserMaxPerMinute: 20,
   ...overrides,
 });
 

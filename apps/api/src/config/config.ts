@@ -83,6 +83,11 @@ const Env = z.object({
   PASSWORD_RESET_MAX_PER_EMAIL_HOUR: z.coerce.number().int().positive().default(5),
   ACCOUNT_REQUESTS_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   EMAIL_AVAILABLE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
+  GEOCODER_URL: z.url().optional().or(z.literal('')),
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  GEOCODER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  GEOCODER_USER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 
 export interface AppConfig {
@@ -186,6 +191,13 @@ export interface AppConfig {
   accountRequestsMaxPerHour: number;
   /** E-mail availability checks per client address and minute (each one tells whether an account exists). */
   emailAvailableMaxPerMinute: number;
+  /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
+  geocoderUrl: string | undefined;
+  geocoderTimeoutMs: number;
+  /** Searches this process sends to the geocoder per minute (cached answers do not count). */
+  geocoderMaxPerMinute: number;
+  /** Address searches one user may make per minute. */
+  geocoderUserMaxPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -268,6 +280,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwordResetMaxPerEmailHour: e.PASSWORD_RESET_MAX_PER_EMAIL_HOUR,
     accountRequestsMaxPerHour: e.ACCOUNT_REQUESTS_MAX_PER_HOUR,
     emailAvailableMaxPerMinute: e.EMAIL_AVAILABLE_MAX_PER_MINUTE,
+    geocoderUrl: e.GEOCODER_URL || undefined,
+    geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
+    geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,
+    geocoderUserMaxPerMinute: e.GEOCODER_USER_MAX_PER_MINUTE,
   };
 }
 
