@@ -294,7 +294,7 @@ describe('address search (GEOCODER_URL)', () => {
   it('is off without a geocoder: the status says so and a search is refused with a pt-BR message', async () => {
     expect((await ctx.request('GET', '/api/geocoder', as('aurora.adm'))).json()).toEqual({ enabled: false });
     const res = await ctx.request('GET', '/api/geocoder/search?q=Avenida%20Paulista', as('aurora.adm'));
-    expect(res.statusCode).toBe(503);
+    expect(res.statusCode).toBe(404);
     expect(res.json().error).toBe(LOCATION_MESSAGES.geocoderOff);
   });
 

@@ -66,3 +66,6 @@ export const AccessLogPage = lazy(() =>
 export const EditUserPage = lazy(() =>
   import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
 );
+export const LocationsPage = lazy(() =>
+  import('../features/locations/components/LocationsPage').then((module) => ({ default: module.LocationsPage })),
+);

@@ -22,6 +22,7 @@ export const paths = {
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',
+  locations: '/locations',
   /** The documents' spelling (spec 000 §2). */
   accessLog: '/acess-log',
 } as const;

@@ -45,7 +45,8 @@ export class GeocoderService {
   }
 
   async search(userId: string, query: string): Promise<GeocodeResult[]> {
-    if (!this.options.url) throw new AppError('SERVICE_UNAVAILABLE', LOCATION_MESSAGES.geocoderOff);
+    // Not configured is not a failure of the server: this deployment has no such search (the form says so).
+    if (!this.options.url) throw new AppError('NOT_FOUND', LOCATION_MESSAGES.geocoderOff);
     if (!this.perUser.take(userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', LOCATION_MESSAGES.geocoderBusy, this.perUser.retryAfterSeconds());
     const key = query.toLocaleLowerCase('pt-BR').replace(/\s+/g, ' ');
     const cached = this.cache.get(key);

@@ -60,6 +60,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Perfil', '/profile'],
       ['Meus Dispositivos', '/my-devices'],
       ['Dispositivos', '/client-devices'],
+      ['Locais', '/locations'],
       ['Empresas', '/enterprises'],
       ['Viagens', '/directions'],
       ['Rastrear viagem', '/localizator'],

@@ -9,7 +9,7 @@ import { useRequiredSession } from '../../../lib/session';
 import type { ExportFormat } from '../../reports/api/request-export';
 import { useReportExport } from '../../reports/export-provider';
 import { useTravel } from '../api/get-travel';
-import { ColourMemory } from '../card-state';
+import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
 import { TRAVEL_MESSAGES } from '../messages';
 import { disabledTabs, effectiveTab, TAB_LABELS, tabFromHash, TRAVEL_TABS, type TravelTab } from '../tabs';
