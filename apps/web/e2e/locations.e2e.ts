@@ -25,7 +25,7 @@ async function ingest(mac: string, temperature: number) {
 const marker = (page: Page, state: string) => page.locator(`[data-marker="location"][data-state="${state}"]`);
 
 async function chooseOption(page: Page, label: string, option: string) {
-  await page.getByRole('dialog').getByRole('textbox', { name: label }).click();
+  await page.getByRole('dialog').getByLabel(label, { exact: true }).click();
   await page.getByRole('option', { name: option }).click();
 }
 
@@ -37,8 +37,8 @@ describe('Locais', () => {
     await page.waitForURL('**/my-devices');
     await page.getByTestId('side-menu').getByRole('link', { name: 'Locais' }).click();
     await page.waitForURL('**/locations');
-    expect(await page.title()).toContain('Locais');
     await page.getByText('Nenhum registro de locais encontrado.').waitFor();
+    await expect.poll(() => page.title()).toContain('Locais');
     await page.locator('[data-testid="live-status"][data-status="live"]').waitFor();
     await page.getByPlaceholder('Pesquisar Locais').waitFor();
     await screenshot(page, 'locations-empty-desktop');
@@ -72,7 +72,7 @@ describe('Locais', () => {
     await chooseOption(page, 'Grupo', 'Geladeira 1');
     await devices.getByRole('button', { name: 'Adicionar ao local' }).click();
     await devices.getByTestId('location-devices-table').getByText('Câmara Fria Matriz').waitFor();
-    expect(await devices.getByRole('textbox', { name: 'Grupo de Câmara Fria Matriz' }).inputValue()).toBe('Geladeira 1');
+    expect(await devices.getByLabel('Grupo de Câmara Fria Matriz').inputValue()).toBe('Geladeira 1');
     await devices.getByTestId('device-group').filter({ hasText: '1 dispositivo' }).waitFor();
     await screenshot(page, 'locations-devices-modal');
     await page.keyboard.press('Escape');
@@ -115,7 +115,7 @@ describe('Locais', () => {
   it('fits a phone, and says so when locations cannot be loaded', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 });
     const violations = await watchCspViolations(page);
-    await login(page, 'joao.silva');
+    await login(page, 'maria.souza');
     await page.waitForURL('**/my-devices');
     await page.goto('/locations');
     await page.getByText('Nenhum registro de locais encontrado.').waitFor();

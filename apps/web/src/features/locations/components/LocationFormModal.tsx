@@ -57,6 +57,7 @@ function LocationForm({ location, chooseEnterprise, onClose }: Omit<LocationForm
   const pick = (point: LatLng) => {
     setLatitude(point[0]);
     setLongitude(point[1]);
+    setErrors(({ latitude: _lat, longitude: _lng, ...rest }) => rest);
   };
 
   const runSearch = () => {
