@@ -127,7 +127,8 @@ describe('Locais', () => {
 
     await page.route('**/api/locations', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"code":"INTERNAL","error":"x"}' }));
     await page.reload();
-    await page.getByText('Não foi possível encontrar locais.').waitFor();
+    await page.getByRole('alert').getByText('Não foi possível encontrar locais.').waitFor();
+    expect(await page.getByText('Nenhum registro de locais encontrado.').count()).toBe(0);
     await screenshot(page, 'locations-error-phone');
     expect(violations).toEqual([]);
     await context.close();

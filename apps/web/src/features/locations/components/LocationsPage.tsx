@@ -133,7 +133,7 @@ export function LocationsPage() {
         rowKey={(l) => l._id}
         searchText={searchText}
         searchPlaceholder="Pesquisar Locais"
-        emptyText="Nenhum registro de locais encontrado."
+        emptyText={locations.isError ? LOCATION_MESSAGES.loadFailed : 'Nenhum registro de locais encontrado.'}
         loading={locations.isPending && !locations.isError}
       />
       <LocationFormModal
