@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { LOCATION_MESSAGES, LocationDevicesEvent, LocationsSubscribeAck, MSG, type Location } from '@sentinela/contract';
 import { createTestContext, type TestContext } from './context';
@@ -416,6 +416,36 @@ describe('live map feed (Socket.IO)', () => {
     expect(vida.received).toHaveLength(1);
     // João got only his device (messages arrive in order: the freezer's would have come first).
     expect(joao.received).toHaveLength(1);
+  });
+
+  it('follows a change of what a user may see (access.changed): a newly linked device is sent, an unlinked one no more', async () => {
+    const joao = await client(as('joao.silva'));
+    const joaoId = (await ctx.db.selectFrom('users').select('id').where('username', '=', 'joao.silva').executeTakeFirstOrThrow()).id;
+    const chamber = await deviceByMac(ctx, 'C3:00:00:00:01:03');
+    const room = () => ctx.app.io.of('/').adapter.rooms.get(`locations:device:${chamber.id}`)?.size ?? 0;
+    expect(room()).toBe(0);
+
+    // Linked (as the device linking screens do), then announced: João's socket joins the device's room.
+    await ctx.db.insertInto('device_users').values({ device_id: chamber.id, user_id: joaoId }).execute();
+    ctx.services.events.emit('access.changed', { userId: joaoId });
+    await vi.waitFor(() => expect(room()).toBe(1));
+    ctx.clock.advance(60_000);
+    const next = joao.next();
+    expect((await postReadings(ctx, [{ mac: chamber.mac, ts: ctx.clock.now().toISOString(), temperature: -17 }])).statusCode).toBe(200);
+    expect(await next).toEqual([expect.objectContaining({ _id: chamber.id, temperature: -17 })]);
+
+    // Unlinked: the room is left, and the device's next reading does not reach him (his own truck's, after it, does).
+    await ctx.db.deleteFrom('device_users').where('device_id', '=', chamber.id).where('user_id', '=', joaoId).execute();
+    ctx.services.events.emit('access.changed', { userId: joaoId });
+    await vi.waitFor(() => expect(room()).toBe(0));
+    ctx.clock.advance(60_000);
+    const ts = ctx.clock.now().toISOString();
+    const truckNext = joao.next();
+    await postReadings(ctx, [{ mac: chamber.mac, ts, temperature: -18 }]);
+    await postReadings(ctx, [{ mac: 'C3:00:00:00:01:01', ts, temperature: 4 }]);
+    const truck = await deviceByMac(ctx, 'C3:00:00:00:01:01');
+    expect(await truckNext).toEqual([expect.objectContaining({ _id: truck.id, temperature: 4 })]);
+    expect(joao.received).toHaveLength(2);
   });
 
   it('refuses visitors', async () => {
