@@ -115,15 +115,19 @@ describe('Locais', () => {
   it('fits a phone, and says so when locations cannot be loaded', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 });
     const violations = await watchCspViolations(page);
-    await login(page, 'maria.souza');
+    await login(page, 'vida.adm');
     await page.waitForURL('**/my-devices');
     await page.goto('/locations');
     await page.getByText('Nenhum registro de locais encontrado.').waitFor();
-    // Ordinary users look, admins manage.
-    expect(await page.getByRole('button', { name: 'Cadastrar Local' }).count()).toBe(0);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await screenshot(page, 'locations-empty-phone');
+    await page.getByRole('button', { name: 'Cadastrar Local' }).click();
+    await page.getByRole('dialog').getByTestId('geocoder-off').waitFor();
+    await page.getByRole('dialog').getByRole('region', { name: 'Mapa para marcar a posição do local' }).waitFor();
+    await screenshot(page, 'locations-form-phone');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     await page.route('**/api/locations', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"code":"INTERNAL","error":"x"}' }));
     await page.reload();

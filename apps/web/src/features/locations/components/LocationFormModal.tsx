@@ -177,9 +177,11 @@ function LocationForm({ location, chooseEnterprise, onClose }: Omit<LocationForm
         <Suspense fallback={<div style={{ height: 260 }} />}>
           <PickPositionMap position={position} onPick={pick} focusKey={focus} initial={initial} />
         </Suspense>
-        <Text size="xs" c="dimmed">
-          Clique no mapa para marcar a posição do local.
-        </Text>
+        {geocoder.data?.enabled && (
+          <Text size="xs" c="dimmed">
+            Ou clique no mapa para marcar a posição do local.
+          </Text>
+        )}
         <Group grow>
           <NumberInput label="Latitude" required value={latitude} onChange={setLatitude} decimalSeparator="," decimalScale={6} hideControls inputMode="decimal" error={errors.latitude} />
           <NumberInput label="Longitude" required value={longitude} onChange={setLongitude} decimalSeparator="," decimalScale={6} hideControls inputMode="decimal" error={errors.longitude} />
