@@ -79,7 +79,7 @@ describe('/locations "Locais" (A8)', () => {
       routes(false, (request) => (request.method === 'POST' ? jsonResponse({ ...LOJA, _id: 'n', id: 'n', name: 'Nova' }, 201) : errorResponse(404, 'x'))),
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Cadastrar Local' }));
-    await screen.findByTestId('geocoder-off');
+    await screen.findByTestId('geocoder-off', {}, { timeout: 5000 });
     expect(screen.queryByLabelText('Buscar endereço no mapa')).toBeNull();
     await userEvent.type(screen.getByLabelText(/Nome/), 'Nova');
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
@@ -97,12 +97,12 @@ describe('/locations "Locais" (A8)', () => {
         return errorResponse(404, 'x');
       }),
     );
-    const row = (await screen.findByText('Loja Centro')).closest('tr')!;
+    const row = (await screen.findByText('Loja Centro', {}, { timeout: 5000 })).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: 'Editar' }));
     await userEvent.clear(screen.getByLabelText('Endereço'));
-    await userEvent.type(await screen.findByLabelText('Buscar endereço no mapa'), 'Avenida Paulista');
+    await userEvent.type(await screen.findByLabelText('Buscar endereço no mapa', {}, { timeout: 5000 }), 'Avenida Paulista');
     await userEvent.click(screen.getByRole('button', { name: 'Buscar' }));
-    await userEvent.click(await screen.findByText('Avenida Paulista, São Paulo'));
+    await userEvent.click(await screen.findByText('Avenida Paulista, São Paulo', {}, { timeout: 5000 }));
     expect(requests.some((r) => r.url === '/api/geocoder/search?q=Avenida%20Paulista')).toBe(true);
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() =>
