@@ -99,7 +99,7 @@ describe('/locations "Locais" (A8)', () => {
     );
     const row = (await screen.findByText('Loja Centro', {}, { timeout: 5000 })).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: 'Editar' }));
-    await userEvent.clear(screen.getByLabelText('Endereço'));
+    await userEvent.clear(await screen.findByLabelText('Endereço', {}, { timeout: 5000 }));
     await userEvent.type(await screen.findByLabelText('Buscar endereço no mapa', {}, { timeout: 5000 }), 'Avenida Paulista');
     await userEvent.click(screen.getByRole('button', { name: 'Buscar' }));
     await userEvent.click(await screen.findByText('Avenida Paulista, São Paulo', {}, { timeout: 5000 }));
