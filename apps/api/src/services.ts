@@ -33,6 +33,8 @@ import { TelegramMessages } from './modules/telegram/message-job';
 import { TelegramLinkService } from './modules/telegram/link-service';
 import { NotificationSettingsService } from './modules/notifications/settings-service';
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
+import { LocationService } from './modules/locations/service';
+import { GeocoderService } from './modules/geocoder/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -78,6 +80,10 @@ export interface AppServices {
   notificationSettings: NotificationSettingsService;
   /** Alarm messages by e-mail and Telegram, and their delivery log (D6). */
   alarmDeliveries: AlarmDeliveryService;
+  /** Locais (A8): locations and device groups. */
+  locations: LocationService;
+  /** Address search for locations (GEOCODER_URL), through the server. */
+  geocoder: GeocoderService;
 }
 
 export function createServices(
@@ -137,5 +143,13 @@ export function createServices(
     telegramLinks,
     notificationSettings: new NotificationSettingsService(db, telegram),
     alarmDeliveries,
+    locations: new LocationService(db, clock),
+    geocoder: new GeocoderService({
+      url: config.geocoderUrl,
+      timeoutMs: config.geocoderTimeoutMs,
+      upstreamPerMinute: config.geocoderMaxPerMinute,
+      perUserPerMinute: config.geocoderUserMaxPerMinute,
+      publicUrl: config.publicUrl,
+    }),
   };
 }

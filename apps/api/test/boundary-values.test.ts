@@ -5,6 +5,7 @@ import { INSTANT_MAX_MS, INSTANT_MIN_MS, MAX_PAGE, Report, type z } from '@senti
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { postReadings } from './ingest-helpers';
+import { startFakeGeocoder, type FakeGeocoder } from './fake-geocoder';
 import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
 import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
@@ -108,11 +109,18 @@ async function loginAll() {
   };
 }
 
+let geocoder: FakeGeocoder;
+
 beforeAll(async () => {
-  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000 } });
+  // The address search answers through a local Nominatim-compatible server (no places: the route's own values are its query's).
+  geocoder = await startFakeGeocoder();
+  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url } });
   routes = walkableRoutes(ctx.routes);
 }, 120_000);
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  await geocoder.close();
+});
 
 async function exportReport(url: string, token: string): Promise<void> {
   const res = await call('GET', url, token);
@@ -161,6 +169,10 @@ describe('boundary values stored through every write route', () => {
     const second = (await ctx.db.selectFrom('devices').select('id').where('mac', '=', 'BE:AC:00:00:00:02').executeTakeFirstOrThrow()).id;
     await write('POST', '/api/devices/link/client', admin, { devices: [beacon._id, second], to_update: 0, client_id: state.newEnterprise });
     await write('POST', '/api/devices/link/user', admin, { devices: [beacon._id], to_update: 1, user_id: state.newAdmin });
+    // Locais: the longest names and address, at the south pole and the antimeridian; a device placed in its group.
+    const location = await write('POST', '/api/locations', aurora, { name: NAME_120, address: ADDRESS_300, latitude: -90, longitude: -180 });
+    const group = await write('POST', '/api/devices-groups', aurora, { location_id: location._id, name: NAME_80 });
+    await write('PUT', `/api/devices/${await deviceId(ctx, MACS.chamber)}`, aurora, { location_id: location._id, group_id: group._id });
     // Limits just inside the bounds, so readings at the bounds open alarms; another device's limits at the bounds.
     await write('PUT', `/api/devices/${await deviceId(ctx, MACS.freezer)}`, aurora, {
       name: NAME_80,
@@ -206,6 +218,9 @@ describe('boundary values stored through every write route', () => {
     const highest = await postFirmware(ctx, admin, [firmwareVersion('9.9.9'), firmwareNotes(`<p>${'😀'.repeat(9_996)}</p>`), firmwareFile(image(64 * 1024), '🚚.bin')]);
     record('POST', '/api/firmwares', highest);
     expect(highest.statusCode, highest.body).toBe(201);
+    const vidaLocation = await write('POST', '/api/locations', admin, { name: longText(120, '中文 עברית '), address: null, latitude: 90, longitude: 180, enterprise_id: vidaId });
+    await write('POST', '/api/devices-groups', vida, { location_id: vidaLocation._id, name: longText(80, '😀') });
+    await write('PUT', `/api/devices/${await deviceId(ctx, MACS.vaccines)}`, vida, { location_id: vidaLocation._id });
     const travel = await write('POST', '/api/travels', admin, {
       enterprise_id: vidaId,
       origin: { address: longText(3), location: [0, 0] },
@@ -270,6 +285,16 @@ describe('boundary values stored through every write route', () => {
     });
     state.travels.push(notStarted);
 
+    // Locais: an edit at the smallest coordinates kept, a group renamed, and a location with a group removed.
+    const [kept] = (await call('GET', '/api/locations', aurora)).json() as Array<{ _id: string }>;
+    await write('PUT', `/api/locations/${kept!._id}`, aurora, { name: longText(120, '“Ñandú” '), address: ADDRESS_300, latitude: -1e-9, longitude: 1e-9 });
+    const [keptGroup] = (await call('GET', `/api/devices-groups/by-location/${kept!._id}`, aurora)).json() as Array<{ _id: string }>;
+    await write('PUT', `/api/devices-groups/${keptGroup!._id}`, aurora, { name: longText(80, 'Ação ') });
+    const gone = await write('POST', '/api/locations', aurora, { name: 'Removido', latitude: 0, longitude: 0 });
+    const goneGroup = await write('POST', '/api/devices-groups', aurora, { location_id: gone._id, name: 'Removido' });
+    await write('DELETE', `/api/devices-groups/${goneGroup._id}`, aurora);
+    await write('DELETE', `/api/locations/${gone._id}`, aurora);
+
     const gateways = (await call('GET', '/api/gateways', aurora)).json() as Array<{ _id: string; revoked_at: string | null }>;
     await write('DELETE', `/api/gateways/${gateways.find((g) => !g.revoked_at)!._id}`, aurora);
 
@@ -316,6 +341,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/travels/:id')) return [...new Set(travelRows.map((t) => t.id))].map((id) => ({ id }));
   if (key === 'cod') return travelRows.map((t) => ({ cod: t.code }));
   if (key === 'mac') return macs.map((mac) => ({ mac }));
+  if (key === 'locationId') return (await ctx.db.selectFrom('locations').select('id').execute()).map((r) => ({ locationId: r.id }));
   if (key === 'userId') return (await ids('users')).map((userId) => ({ userId }));
   if (key === 'clientId') return (await ids('enterprises')).map((clientId) => ({ clientId }));
   if (url.startsWith('/api/travel-report/files/')) return generated.filter((r) => r.kind === 'travel').map((r) => ({ id: r.id }));
@@ -355,6 +381,7 @@ function queryBounds(userIds: string[]): Record<string, string[]> {
     paginate: ['true', 'false'],
     disabled: ['true', 'false'],
     user_id: userIds,
+    q: ['Rua', longText(200)],
   };
 }
 

@@ -96,6 +96,11 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   telegramWebhookUrl: undefined,
   telegramWebhookSecret: undefined,
   telegramLinkMinutes: 15,
+  // No geocoder unless a test starts its local one.
+  geocoderUrl: undefined,
+  geocoderTimeoutMs: 2000,
+  geocoderMaxPerMinute: 60,
+  geocoderUserMaxPerMinute: 20,
   ...overrides,
 });
 

@@ -21,3 +21,4 @@ export * from './site';
 export * from './firmware';
 export * from './beacons';
 export * from './notifications';
+export * from './locations';

@@ -93,6 +93,11 @@ const Env = z.object({
   TELEGRAM_WEBHOOK_URL: z.url().optional(),
   TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'letters, digits, _ and - only (1 to 256)').optional(),
   TELEGRAM_LINK_MINUTES: z.coerce.number().int().positive().max(24 * 60).default(15),
+  // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
+  GEOCODER_URL: z.url().optional().or(z.literal('')),
+  GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  GEOCODER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  GEOCODER_USER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
 });
 
 export interface AppConfig {
@@ -210,6 +215,13 @@ export interface AppConfig {
   telegramWebhookSecret: string | undefined;
   /** How long the link the bot's /start answer carries works. */
   telegramLinkMinutes: number;
+  /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
+  geocoderUrl: string | undefined;
+  geocoderTimeoutMs: number;
+  /** Searches this process sends to the geocoder per minute (cached answers do not count). */
+  geocoderMaxPerMinute: number;
+  /** Address searches one user may make per minute. */
+  geocoderUserMaxPerMinute: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -299,6 +311,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWebhookUrl: e.TELEGRAM_WEBHOOK_URL || undefined,
     telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET || undefined,
     telegramLinkMinutes: e.TELEGRAM_LINK_MINUTES,
+    geocoderUrl: e.GEOCODER_URL || undefined,
+    geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
+    geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,
+    geocoderUserMaxPerMinute: e.GEOCODER_USER_MAX_PER_MINUTE,
   };
 }
 

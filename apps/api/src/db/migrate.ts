@@ -7,6 +7,7 @@ import * as reports from './migrations/2026-11-22T1200-reports';
 import * as reportQueueTurns from './migrations/2026-11-25T1030-report-queue-turns';
 import * as beaconRegistry from './migrations/2026-11-26T0200-beacon-registry';
 import * as firmwareFiles from './migrations/2026-11-26T0300-firmware-files';
+import * as locationNames from './migrations/2026-11-26T0400-location-names';
 import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifications';
 
 /**
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-25T1030-report-queue-turns': reportQueueTurns,
   '2026-11-26T0200-beacon-registry': beaconRegistry,
   '2026-11-26T0300-firmware-files': firmwareFiles,
+  '2026-11-26T0400-location-names': locationNames,
   '2026-11-26T0500-alarm-notifications': alarmNotifications,
 };
 

@@ -7,6 +7,8 @@ import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
 import { TravelFeed } from '../realtime/travel-feed';
+import { LocationRooms } from '../realtime/location-rooms';
+import { devicesLinkedToUser } from '../modules/locations/repository';
 import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
 import type { AccessChangedEvent } from '../realtime/event-bus';
@@ -48,6 +50,14 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     messagesPerMinute: config.socketSubscribesPerMinute,
     log: app.log,
   });
+  const locationRooms = new LocationRooms(io, {
+    sessions: services.sessions,
+    watch,
+    devicesOfUser: (userId) => devicesLinkedToUser(services.db, userId),
+    messagesPerMinute: config.socketSubscribesPerMinute,
+    log: app.log,
+  });
+  locationRooms.attach();
   const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
@@ -64,13 +74,20 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   const travelChanged = (travelId: string) => {
     void access.travelChanged(travelId).finally(() => feed.travelChanged(travelId));
   };
-  const accessChanged = (event: AccessChangedEvent) => void access.accessChanged(event);
+  const accessChanged = (event: AccessChangedEvent) => {
+    void access.accessChanged(event);
+    void locationRooms.accessChanged(event);
+  };
   // Other processes hold sockets of the same rooms: they check theirs too (the adapter forwards through Redis).
   const shared = config.redisUrl !== undefined;
   io.on('travelChanged', (travelId) => void access.travelChanged(travelId));
   io.on('accessChanged', accessChanged);
   const unsubscribe = [
-    services.events.on('readings.stored', (event) => feed.readingsStored(event)),
+    services.events.on('readings.stored', (event) => {
+      feed.readingsStored(event);
+      // In-process, a room without sockets here has no watchers; with Redis they may be on another process.
+      locationRooms.readingsStored(event, (room) => shared || io.of('/').adapter.rooms.has(room));
+    }),
     services.events.on('travel.changed', ({ travelId }) => {
       travelChanged(travelId);
       if (shared) io.serverSideEmit('travelChanged', travelId);

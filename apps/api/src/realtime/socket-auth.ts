@@ -26,14 +26,18 @@ export interface SocketData {
    * tracking code it gave. Checked again, the same way, when the travel or the user's access changes.
    */
   travels: Map<string, string | null>;
+  /** The Locais feed rooms this socket joined (location-rooms.ts), or null when it does not follow the map. */
+  locations: Set<string> | null;
   /** subscribe/unsubscribe messages in the current minute (the per-socket budget). */
   messages: { windowStart: number; count: number };
 }
 
-/** What clients send: joining and leaving travel rooms, each answered through the acknowledgement. */
+/** What clients send: joining and leaving travel rooms and the Locais feed, each answered through the acknowledgement. */
 export interface ClientEvents {
   subscribe: (payload: unknown, ack?: (answer: unknown) => void) => void;
   unsubscribe: (payload: unknown, ack?: (answer: unknown) => void) => void;
+  'subscribe-locations': (payload: unknown, ack?: (answer: unknown) => void) => void;
+  'unsubscribe-locations': (payload: unknown, ack?: (answer: unknown) => void) => void;
 }
 
 /** What the server sends: per-travel topics (`travel-logs:{id}`, `travel-location-logs:{id}`). */
@@ -74,6 +78,7 @@ export function authenticateSockets(io: RealtimeServer, sessions: SessionService
     socket.data.auth = null;
     socket.data.ip = clientAddress(socket.handshake.headers, socket.handshake.address, options.trustProxy);
     socket.data.travels = new Map();
+    socket.data.locations = null;
     socket.data.messages = { windowStart: -Infinity, count: 0 };
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === '') return next();

@@ -78,7 +78,7 @@ export function handleTravelRooms(io: RealtimeServer, deps: Deps): void {
  * The socket's message budget (issue 9): subscriptions cost database work, so a socket gets a minute's worth;
  * beyond it each message is refused at once, and a socket that goes on far beyond it is cut off.
  */
-function withinBudget(socket: RealtimeSocket, perMinute: number, now: number): boolean {
+export function withinBudget(socket: RealtimeSocket, perMinute: number, now: number): boolean {
   const budget = socket.data.messages;
   if (now - budget.windowStart >= 60_000) {
     budget.windowStart = now;

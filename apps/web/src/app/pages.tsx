@@ -84,3 +84,6 @@ export const SettingsPage = lazy(() =>
 export const TelegramLinkPage = lazy(() =>
   import('../features/telegram/components/TelegramLinkPage').then((module) => ({ default: module.TelegramLinkPage })),
 );
+export const LocationsPage = lazy(() =>
+  import('../features/locations/components/LocationsPage').then((module) => ({ default: module.LocationsPage })),
+);

@@ -22,6 +22,7 @@ import {
   GatewaysPage,
   LandingPage,
   LocalizatorPage,
+  LocationsPage,
   LoginPage,
   MyDevicesPage,
   NotFoundPage,
@@ -40,7 +41,7 @@ import { RouteErrorPage } from './RouteErrorPage';
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
  *   open:      /complete-register
- *   protected: /plans, /locations, /financial
+ *   protected: /plans, /financial
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
  *   admin (protected here, and guarded by the server): /register-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
@@ -77,6 +78,11 @@ export const routes: RouteObject[] = [
               // Every profile reads its reports ('reports:read'); the server scopes the list.
               { handle: { title: 'Relatórios' }, path: paths.reports, element: <ReportsPage /> },
               { handle: { title: 'Configurações' }, path: paths.settings, element: <SettingsPage /> },
+              // Every profile reads its enterprise's locations ('locations:read'); admins manage them.
+              {
+                element: <RequirePermission permission="locations:read" />,
+                children: [{ handle: { title: 'Locais' }, path: paths.locations, element: <LocationsPage /> }],
+              },
               {
                 element: <RequirePermission permission="travels:read" />,
                 children: [{ handle: { title: 'Viagens' }, path: paths.directions, element: <TravelsPage /> }],

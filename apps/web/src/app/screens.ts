@@ -15,6 +15,8 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.profile, label: 'Perfil', permission: 'profile:own' },
   { path: paths.myDevices, label: 'Meus Dispositivos', permission: 'devices:read' },
   { path: paths.clientDevices, label: 'Dispositivos', permission: 'client-devices:read' },
+  // Not in the documents' side menu, which never linked /locations: next to the devices it places.
+  { path: paths.locations, label: 'Locais', permission: 'locations:read' },
   { path: paths.enterprises, label: 'Empresas', permission: 'enterprises:manage' },
   { path: paths.beacons, label: 'Cadastrar Dispositivos', permission: 'devices:register' },
   { path: paths.directions, label: 'Viagens', permission: 'travels:read' },

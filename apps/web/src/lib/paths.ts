@@ -26,6 +26,7 @@ export const paths = {
   localizator: '/localizator',
   reports: '/reports',
   settings: '/settings',
+  locations: '/locations',
   /** The documents' spelling (spec 000 §2). */
   accessLog: '/acess-log',
   firmware: '/firmware',

@@ -84,3 +84,18 @@ export type DeviceSettings = Partial<Pick<Updateable<DevicesTable>, 'name' | 'lo
 export async function updateDeviceSettings(db: Db, id: string, settings: DeviceSettings, now: Date): Promise<void> {
   await db.updateTable('devices').set({ ...settings, updated_at: now }).where('id', '=', id).execute();
 }
+
+/** The device's location and group, with their names (for the device event of a change). */
+export async function findPlacement(db: Db, id: string): Promise<{ location: { id: string; name: string } | null; group: { id: string; name: string } | null }> {
+  const row = await db
+    .selectFrom('devices as d')
+    .leftJoin('locations as l', 'l.id', 'd.location_id')
+    .leftJoin('device_groups as g', 'g.id', 'd.group_id')
+    .select(['l.id as location_id', 'l.name as location_name', 'g.id as group_id', 'g.name as group_name'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+  return {
+    location: row?.location_id && row.location_name !== null ? { id: row.location_id, name: row.location_name } : null,
+    group: row?.group_id && row.group_name !== null ? { id: row.group_id, name: row.group_name } : null,
+  };
+}

@@ -4,8 +4,10 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { ClientMeta } from '../auth/session-service';
+import { LOCATION_MESSAGES } from '@sentinela/contract';
 import { listDeviceEvents, recordDeviceEvent } from '../device-events/repository';
-import { countReadingsOfDevice, findDeviceByMacInScope, findDeviceInScope, renameDevice, updateDeviceSettings } from './repository';
+import { findGroup, findLocation } from '../locations/repository';
+import { countReadingsOfDevice, findDeviceByMacInScope, findDeviceInScope, findPlacement, renameDevice, updateDeviceSettings } from './repository';
 
 const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
 
@@ -54,10 +56,10 @@ export class DeviceService {
     const now = this.clock.now();
     const t = input.config?.temperature;
     const h = input.config?.humidity;
+    const placement = await this.placement(scope, id, before.enterprise?._id ?? null, input.location_id, input.group_id);
     const changes = {
       ...(input.name !== undefined && { name: input.name }),
-      ...(input.location_id !== undefined && { location_id: input.location_id }),
-      ...(input.group_id !== undefined && { group_id: input.group_id }),
+      ...(placement.changes),
       ...(t?.min !== undefined && { temperature_min: t.min }),
       ...(t?.max !== undefined && { temperature_max: t.max }),
       ...(h?.min !== undefined && { humidity_min: h.min }),
@@ -77,6 +79,7 @@ export class DeviceService {
     if (tMin !== before.config.temperature.min || tMax !== before.config.temperature.max) parts.push(`temperatura ${range(tMin, tMax)} °C`);
     if (hMin !== before.config.humidity.min || hMax !== before.config.humidity.max) parts.push(`umidade ${range(hMin, hMax)} %`);
     if (changes.out_of_range_minutes !== undefined) parts.push(`alarme após ${changes.out_of_range_minutes} min fora da faixa`);
+    if (placement.text) parts.push(placement.text);
     if (changes.no_data_minutes !== undefined) parts.push(changes.no_data_minutes === null ? 'sem alarme de ausência de dados' : `alarme sem dados após ${changes.no_data_minutes} min`);
 
     await this.db.transaction().execute(async (trx) => {
@@ -93,6 +96,46 @@ export class DeviceService {
     const device = await findDeviceInScope(this.db, scope, id);
     if (!device) throw notFound(DEVICE_NOT_FOUND);
     return device;
+  }
+
+  /**
+   * Where the device goes (location_id, group_id): a location of the device's own enterprise that the caller reaches,
+   * and a group of that location. Another enterprise's location or group is "not found", like an unknown one.
+   * A new location without a group leaves the device without one (its old group belonged to the old location).
+   */
+  private async placement(
+    scope: TenantScope,
+    deviceId: string,
+    deviceEnterpriseId: string | null,
+    locationId: string | null | undefined,
+    groupId: string | null | undefined,
+  ): Promise<{ changes: { location_id?: string | null; group_id?: string | null }; text: string | null }> {
+    if (locationId === undefined && groupId === undefined) return { changes: {}, text: null };
+    const current = await findPlacement(this.db, deviceId);
+    let location: { id: string; name: string } | null = current.location;
+    if (locationId !== undefined) {
+      if (locationId === null) location = null;
+      else {
+        const found = await findLocation(this.db, scope, locationId);
+        if (!found || found.enterprise._id !== deviceEnterpriseId) throw notFound(LOCATION_MESSAGES.notFound);
+        location = { id: found._id, name: found.name };
+      }
+    }
+    let group: { id: string; name: string } | null = location?.id === current.location?.id ? current.group : null;
+    if (groupId !== undefined) {
+      if (groupId === null) group = null;
+      else {
+        const found = await findGroup(this.db, scope, groupId);
+        if (!found || found.enterpriseId !== deviceEnterpriseId) throw notFound(LOCATION_MESSAGES.groupNotFound);
+        if (!location) throw badRequest(LOCATION_MESSAGES.groupWithoutLocation);
+        if (found.location_id !== location.id) throw badRequest(LOCATION_MESSAGES.groupOfAnotherLocation);
+        group = { id: found._id, name: found.name };
+      }
+    }
+    const changes = { location_id: location?.id ?? null, group_id: group?.id ?? null };
+    if (changes.location_id === (current.location?.id ?? null) && changes.group_id === (current.group?.id ?? null)) return { changes, text: null };
+    const text = location ? `local "${location.name}"${group ? `, grupo "${group.name}"` : ', sem grupo'}` : 'sem local';
+    return { changes, text };
   }
 }
 

@@ -61,6 +61,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Perfil', '/profile'],
       ['Meus Dispositivos', '/my-devices'],
       ['Dispositivos', '/client-devices'],
+      ['Locais', '/locations'],
       ['Empresas', '/enterprises'],
       ['Cadastrar Dispositivos', '/beacons'],
       ['Viagens', '/directions'],

@@ -22,7 +22,7 @@ import type { ComponentType } from 'react';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
 import { batteryLevel, type BatteryLevel } from '../battery';
-import { COLOUR_STATE_LABELS, type ColourState } from '../card-state';
+import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, type ColourState } from '../../../components/device-state/colour-state';
 
 type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
 
@@ -36,10 +36,10 @@ const BATTERY_ICONS: Record<BatteryLevel, { icon: Icon; color: string }> = {
 
 /** Each colour state has its own icon and colour (spec 001 §4). */
 const STATE_STYLE: Record<ColourState, { icon: Icon; color: string; background: string; border: string }> = {
-  none: { icon: IconTemperature, color: 'gray', background: 'var(--mantine-color-body)', border: 'var(--mantine-color-gray-3)' },
-  hot: { icon: IconFlame, color: 'red', background: 'var(--mantine-color-red-0)', border: 'var(--mantine-color-red-5)' },
-  cold: { icon: IconSnowflake, color: 'blue', background: 'var(--mantine-color-blue-0)', border: 'var(--mantine-color-blue-5)' },
-  normal: { icon: IconCircleCheck, color: 'teal', background: 'var(--mantine-color-teal-0)', border: 'var(--mantine-color-teal-5)' },
+  none: { icon: IconTemperature, color: COLOUR_STATE_COLOR.none, background: 'var(--mantine-color-body)', border: 'var(--mantine-color-gray-3)' },
+  hot: { icon: IconFlame, color: COLOUR_STATE_COLOR.hot, background: 'var(--mantine-color-red-0)', border: 'var(--mantine-color-red-5)' },
+  cold: { icon: IconSnowflake, color: COLOUR_STATE_COLOR.cold, background: 'var(--mantine-color-blue-0)', border: 'var(--mantine-color-blue-5)' },
+  normal: { icon: IconCircleCheck, color: COLOUR_STATE_COLOR.normal, background: 'var(--mantine-color-teal-0)', border: 'var(--mantine-color-teal-5)' },
 };
 
 export interface DeviceCardActions {

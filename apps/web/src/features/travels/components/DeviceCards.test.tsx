@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AppProviders, createQueryClient } from '../../../app/providers';
 import { renderWithProviders } from '../../../test/render';
-import { ColourMemory } from '../card-state';
+import { ColourMemory } from '../../../components/device-state/colour-state';
 import { makeTravelDevice, TRAVEL_ID } from '../test-fixtures';
 import { DeviceCards } from './DeviceCards';
 

@@ -1,7 +1,7 @@
 import { SimpleGrid, Text } from '@mantine/core';
 import type { TravelDevice } from '@sentinela/contract';
 import { useMemo } from 'react';
-import type { ColourMemory } from '../card-state';
+import type { ColourMemory } from '../../../components/device-state/colour-state';
 import { TRAVEL_MESSAGES } from '../messages';
 import { DeviceCard, type DeviceCardActions } from './DeviceCard';
 

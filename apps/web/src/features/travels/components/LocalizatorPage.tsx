@@ -11,7 +11,7 @@ import { useSession } from '../../../lib/session';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { useReportExport } from '../../../components/report-export/export-provider';
 import { useLocalizator } from '../api/get-localizator';
-import { ColourMemory } from '../card-state';
+import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
 import { TRAVEL_MESSAGES } from '../messages';
 import '../styles';

@@ -10,7 +10,7 @@ import { useRequiredSession } from '../../../lib/session';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { useReportExport } from '../../../components/report-export/export-provider';
 import { useTravel } from '../api/get-travel';
-import { ColourMemory } from '../card-state';
+import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
 import { TRAVEL_MESSAGES } from '../messages';
 import { disabledTabs, effectiveTab, TAB_LABELS, tabFromHash, TRAVEL_TABS, type TravelTab } from '../tabs';

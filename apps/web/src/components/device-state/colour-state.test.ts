@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ColourMemory, nextColourState, type ColourState } from './card-state';
+import { ColourMemory, nextColourState, type ColourState } from './colour-state';
 
 const limits = { min: 2, max: 8 };
 

@@ -1,7 +1,7 @@
 import type { TravelDevice } from '@sentinela/contract';
 
 /**
- * Temperature colour state of a device card (spec 001 §4): none without limits, hot above the maximum, cold below
+ * Temperature colour state of a device (spec 001 §4; travel cards and the Locais map): none without limits, hot above the maximum, cold below
  * the minimum, normal strictly between them. A reading exactly equal to a limit gives no new state: the card keeps
  * its earlier one.
  *
@@ -34,12 +34,27 @@ export class ColourMemory {
   private readonly states = new Map<string, ColourState>();
 
   resolve(travelId: string, device: Pick<TravelDevice, 'mac' | 'temperature' | 'config'>): ColourState {
-    const key = `${travelId}|${device.mac}`;
-    const next = nextColourState(this.states.get(key) ?? 'none', device.temperature.value, device.config.temperature);
+    return this.resolveReading(`${travelId}|${device.mac}`, device.temperature.value, device.config.temperature);
+  }
+
+  /** The same rule for a device known by any key (the Locais map keys devices by id). */
+  resolveReading(key: string, value: number | null, limits: Limits): ColourState {
+    const next = nextColourState(this.states.get(key) ?? 'none', value, limits);
     this.states.set(key, next);
     return next;
   }
 }
+
+/** The Mantine colour of each state: device cards of travels, and markers of the Locais map. */
+export const COLOUR_STATE_COLOR: Record<ColourState, 'gray' | 'red' | 'blue' | 'teal'> = {
+  none: 'gray',
+  hot: 'red',
+  cold: 'blue',
+  normal: 'teal',
+};
+
+/** Which state a group of devices shows at a glance: the most urgent of theirs (out of range first). */
+export const COLOUR_STATE_URGENCY: Record<ColourState, number> = { hot: 3, cold: 3, normal: 1, none: 0 };
 
 export const COLOUR_STATE_LABELS: Record<ColourState, string> = {
   none: 'Sem limites definidos',

@@ -1,0 +1,17 @@
+import { OkResponse } from '@sentinela/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+import { locationKeys } from './keys';
+
+/** DELETE /api/locations/{id}: its groups go, its devices stay without a location. */
+export function removeLocation(id: string) {
+  return apiRequest(`/api/locations/${encodeURIComponent(id)}`, { method: 'DELETE', schema: OkResponse });
+}
+
+export function useRemoveLocation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeLocation,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: locationKeys.all }),
+  });
+}

@@ -1,0 +1,165 @@
+import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { can, LOCATION_MESSAGES, MSG, Profile, type LatLng, type Location } from '@sentinela/contract';
+import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
+import { useMemo, useRef, useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { ColourMemory } from '../../../components/device-state/colour-state';
+import { ApiError } from '../../../lib/api-client';
+import { formatInteger } from '../../../lib/format';
+import { useRequiredSession } from '../../../lib/session';
+import { useLocations } from '../api/list-locations';
+import { usePlacedDevices } from '../api/list-placed-devices';
+import { useRemoveLocation } from '../api/remove-location';
+import { useLocationsLive, type LocationsLiveStatus } from '../live/use-locations-live';
+import { deviceStates } from '../location-state';
+import { LocationDevicesModal } from './LocationDevicesModal';
+import { LocationFormModal } from './LocationFormModal';
+import { LocationsMap } from './LocationsMap';
+import '../styles';
+
+const searchText = (l: Location) => `${l.name} ${l.address ?? ''}`;
+
+const LIVE_LABELS: Record<LocationsLiveStatus, { text: string; color: string }> = {
+  connecting: { text: 'Conectando...', color: 'gray' },
+  live: { text: 'Ao vivo', color: 'teal' },
+  offline: { text: 'Reconectando...', color: 'orange' },
+  refused: { text: 'Sem atualizações ao vivo', color: 'red' },
+};
+
+/** /locations "Locais" (A8): the table and the map of the enterprise's fixed sites, with their devices' live state. */
+export function LocationsPage() {
+  const { user } = useRequiredSession();
+  const canManage = can(user.profile._id, 'locations:manage');
+  const locations = useLocations();
+  const devices = usePlacedDevices();
+  const live = useLocationsLive();
+  const remove = useRemoveLocation();
+  const [memory] = useState(() => new ColourMemory());
+  const states = useMemo(() => deviceStates(memory, devices.data ?? []), [memory, devices.data]);
+
+  const [focus, setFocus] = useState<{ key: number; position: LatLng } | null>(null);
+  const mapRef = useRef<HTMLDivElement>(null);
+  const [form, setForm] = useState<{ opened: boolean; location: Location | null }>({ opened: false, location: null });
+  const [devicesOf, setDevicesOf] = useState<Location | null>(null);
+  const [removing, setRemoving] = useState<Location | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  const centreOn = (l: Location) => {
+    if (l.latitude === null || l.longitude === null) return;
+    setFocus((previous) => ({ key: (previous?.key ?? 0) + 1, position: [l.latitude!, l.longitude!] }));
+    mapRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  };
+
+  const confirmRemove = () => {
+    if (!removing) return;
+    remove.mutate(removing._id, {
+      onSuccess: () => notifications.show({ color: 'teal', title: MSG.successTitle, message: 'Local removido com sucesso!' }),
+      onError: (error) =>
+        notifications.show({ color: 'red', title: 'Erro!', message: error instanceof ApiError ? error.message : 'Não foi possível remover o local.' }),
+      onSettled: () => setConfirming(false),
+    });
+  };
+
+  const columns: DataTableColumn<Location>[] = [
+    { key: 'name', header: 'Nome', render: (l) => l.name, sortValue: (l) => l.name },
+    ...(user.profile._id === Profile.SuperAdmin
+      ? [{ key: 'enterprise', header: 'Empresa', render: (l: Location) => l.enterprise.name, sortValue: (l: Location) => l.enterprise.name }]
+      : []),
+    { key: 'address', header: 'Endereço', render: (l) => l.address ?? '--' },
+    { key: 'devices', header: 'Dispositivos', render: (l) => formatInteger(l.devices), sortValue: (l) => l.devices },
+    {
+      key: 'actions',
+      header: 'Ações',
+      render: (l) => (
+        <Group gap="xs" wrap="nowrap">
+          {canManage && (
+            <Button size="xs" variant="light" onClick={() => setForm({ opened: true, location: l })}>
+              Editar
+            </Button>
+          )}
+          <Button size="xs" variant="default" onClick={() => centreOn(l)} disabled={l.latitude === null || l.longitude === null}>
+            Local
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setDevicesOf(l)}>
+            Dispositivos
+          </Button>
+          {canManage && (
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={() => {
+                setRemoving(l);
+                setConfirming(true);
+              }}
+            >
+              Remover
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
+
+  const liveLabel = LIVE_LABELS[live];
+  return (
+    <Stack>
+      <Group justify="space-between" gap="sm">
+        <Group gap="sm">
+          <Title order={2}>Locais</Title>
+          <Badge color={liveLabel.color} variant="dot" data-testid="live-status" data-status={live}>
+            {liveLabel.text}
+          </Badge>
+        </Group>
+        {canManage && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, location: null })}>
+            Cadastrar Local
+          </Button>
+        )}
+      </Group>
+      {(locations.isError || devices.isError) && (
+        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
+          {LOCATION_MESSAGES.loadFailed}
+        </Alert>
+      )}
+      <div ref={mapRef}>
+        <LocationsMap locations={locations.data ?? []} devices={devices.data ?? []} states={states} focus={focus} />
+      </div>
+      <DataTable
+        rows={locations.data ?? []}
+        columns={columns}
+        rowKey={(l) => l._id}
+        searchText={searchText}
+        searchPlaceholder="Pesquisar Locais"
+        emptyText={locations.isError ? LOCATION_MESSAGES.loadFailed : 'Nenhum registro de locais encontrado.'}
+        loading={locations.isPending && !locations.isError}
+      />
+      <LocationFormModal
+        opened={form.opened}
+        location={form.location}
+        chooseEnterprise={user.profile._id === Profile.SuperAdmin}
+        onClose={() => setForm((previous) => ({ ...previous, opened: false }))}
+      />
+      <LocationDevicesModal
+        location={devicesOf && (locations.data?.find((l) => l._id === devicesOf._id) ?? devicesOf)}
+        devices={devices.data ?? []}
+        states={states}
+        canManage={canManage}
+        onClose={() => setDevicesOf(null)}
+      />
+      <ConfirmModal
+        opened={confirming}
+        title="Remover local"
+        confirmLabel="Remover"
+        danger
+        loading={remove.isPending}
+        onConfirm={confirmRemove}
+        onClose={() => setConfirming(false)}
+      >
+        {`Deseja remover o local ${removing?.name ?? ''}? Os grupos dele serão removidos e os dispositivos ficarão sem local (continuam monitorados).`}
+      </ConfirmModal>
+    </Stack>
+  );
+}
