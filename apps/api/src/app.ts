@@ -17,7 +17,7 @@ import jobs from './plugins/jobs';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
-import { userRoutes } from './modules/users/routes';
+import { userCreationRoutes, userRoutes } from './modules/users/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { accessLogRoutes } from './modules/access-log/routes';
 import { enterpriseRoutes } from './modules/enterprises/routes';
@@ -30,6 +30,8 @@ import { reportRoutes } from './modules/reports/routes';
 import { accountRoutes } from './modules/accounts/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { siteRoutes } from './modules/site/routes';
+import { contactRoutes } from './modules/contact/routes';
+import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -74,7 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, contactRoutes, enterpriseAccountRoutes, userCreationRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

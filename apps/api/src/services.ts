@@ -24,6 +24,11 @@ import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
+import { ContactService } from './modules/contact/service';
+import { HumanCheck } from './modules/contact/human-check';
+import { CepLookup } from './modules/enterprise-account/cep-lookup';
+import { EnterpriseAccountService } from './modules/enterprise-account/service';
+import { UserCreationService } from './modules/users/user-creation';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -56,6 +61,14 @@ export interface AppServices {
   accounts: AccountService;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
+  /** The landing page's contact form and its proof-of-work check (A14). */
+  contact: ContactService;
+  /** Postal codes, through a ViaCEP-compatible service (A4). */
+  cepLookup: CepLookup;
+  /** The enterprise's own address and plan (A4, A11). */
+  enterpriseAccount: EnterpriseAccountService;
+  /** Users created by an administrator and linked to an enterprise (A13). */
+  userCreation: UserCreationService;
 }
 
 export function createServices(
@@ -100,5 +113,21 @@ export function createServices(
     mail,
     accounts,
     profile: new ProfileService(db, clock, sessions, accounts),
+    contact: new ContactService(
+      db,
+      clock,
+      config,
+      mail,
+      new HumanCheck(db, clock, {
+        secret: config.contactChallengeSecret,
+        secretFile: config.contactChallengeSecretFile,
+        minutes: config.contactChallengeMinutes,
+        cost: config.contactChallengeCost,
+        maxCounter: config.contactChallengeMaxCounter,
+      }),
+    ),
+    cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock),
+    enterpriseAccount: new EnterpriseAccountService(db, clock),
+    userCreation: new UserCreationService(db, clock, events, accounts),
   };
 }

@@ -18,3 +18,4 @@ export * from './alarms';
 export * from './reports';
 export * from './accounts';
 export * from './site';
+export * from './onboarding';

@@ -5,6 +5,7 @@ import * as ingestAndAlarms from './migrations/2026-11-22T1000-ingest-and-alarms
 import * as travels from './migrations/2026-11-22T1100-travels';
 import * as reports from './migrations/2026-11-22T1200-reports';
 import * as reportQueueTurns from './migrations/2026-11-25T1030-report-queue-turns';
+import * as contactAddressPlanRequests from './migrations/2026-11-26T0100-contact-address-plan-requests';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1100-travels': travels,
   '2026-11-22T1200-reports': reports,
   '2026-11-25T1030-report-queue-turns': reportQueueTurns,
+  '2026-11-26T0100-contact-address-plan-requests': contactAddressPlanRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -200,6 +200,17 @@ export interface ContactMessagesTable {
   created_at: CreatedAt; forwarded_at: Timestamp | null;
 }
 
+export interface SpentChallengesTable { challenge_id: string; expires_at: Timestamp }
+export interface EnterpriseAddressesTable {
+  enterprise_id: string;
+  cep: string; number: string; address: string; neighbourhood: string; city: string; uf: string; ibge: string | null;
+  updated_by: string | null; updated_at: Timestamp;
+}
+export interface PlanChangeRequestsTable {
+  id: Generated<string>; enterprise_id: string; plan_cycle_id: string; requested_by: string | null;
+  requested_at: Timestamp; status: Generated<string>;
+}
+
 export interface Database {
   profiles: ProfilesTable;
   enterprises: EnterprisesTable;
@@ -233,4 +244,7 @@ export interface Database {
   faq: FaqTable;
   notification_channels: NotificationChannelsTable;
   contact_messages: ContactMessagesTable;
+  spent_challenges: SpentChallengesTable;
+  enterprise_addresses: EnterpriseAddressesTable;
+  plan_change_requests: PlanChangeRequestsTable;
 }
