@@ -88,7 +88,9 @@ export const EnterpriseAddressBody = z.object({
 });
 export type EnterpriseAddressBody = z.infer<typeof EnterpriseAddressBody>;
 
-export const EnterpriseAddressResponse = EnterpriseAddressBody.extend({ cep: z.string(), uf: z.string(), ibge: z.string().nullable() }).nullable();
+export const EnterpriseAddressResponse = z
+  .object({ cep: z.string(), number: z.string(), address: z.string(), neighbourhood: z.string(), city: z.string(), uf: z.string(), ibge: z.string().nullable() })
+  .nullable();
 export type EnterpriseAddressResponse = z.infer<typeof EnterpriseAddressResponse>;
 
 // ---------------------------------------------------------------------------------------------------------------
