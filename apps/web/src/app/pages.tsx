@@ -66,3 +66,12 @@ export const AccessLogPage = lazy(() =>
 export const EditUserPage = lazy(() =>
   import('../features/users/components/EditUserPage').then((module) => ({ default: module.EditUserPage })),
 );
+export const RegisterUserPage = lazy(() =>
+  import('../features/users/components/RegisterUserPage').then((module) => ({ default: module.RegisterUserPage })),
+);
+export const CompleteRegisterPage = lazy(() =>
+  import('../features/onboarding/components/CompleteRegisterPage').then((module) => ({ default: module.CompleteRegisterPage })),
+);
+export const PlansPage = lazy(() =>
+  import('../features/onboarding/components/PlansPage').then((module) => ({ default: module.PlansPage })),
+);

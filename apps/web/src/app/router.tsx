@@ -27,16 +27,21 @@ import {
   ReportValidatorPage,
   SelectUserPage,
   TravelsPage,
+  RegisterUserPage,
+  CompleteRegisterPage,
+  PlansPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   open:      /complete-register, /telegram/:chatId/login
- *   protected: /acess-log, /plans, /locations, /financial, /firmware, /settings
+ *   open:      /telegram/:chatId/login
+ *   protected: /acess-log, /locations, /financial, /firmware, /settings
+ * /complete-register is open in the documents; it is about the signed-in registrant's enterprise, so it needs a
+ * session here (a visitor is sent to /login and comes back: ADR 0017).
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
- *   admin (protected here, and guarded by the server): /register-user, /add-beacons, /edit-user
+ *   admin (protected here, and guarded by the server): /add-beacons
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
 export const routes: RouteObject[] = [
@@ -70,6 +75,11 @@ export const routes: RouteObject[] = [
               { handle: { title: 'Histórico do dispositivo' }, path: '/device-history/:mac/:id', element: <DeviceHistoryPage /> },
               // Every profile reads its reports ('reports:read'); the server scopes the list.
               { handle: { title: 'Relatórios' }, path: paths.reports, element: <ReportsPage /> },
+              { handle: { title: 'Planos' }, path: paths.plans, element: <PlansPage /> },
+              {
+                element: <RequirePermission permission="enterprise:settings" />,
+                children: [{ handle: { title: 'Concluir cadastro' }, path: paths.completeRegister, element: <CompleteRegisterPage /> }],
+              },
               {
                 element: <RequirePermission permission="travels:read" />,
                 children: [{ handle: { title: 'Viagens' }, path: paths.directions, element: <TravelsPage /> }],
@@ -91,6 +101,7 @@ export const routes: RouteObject[] = [
                   { handle: { title: 'Usuários' }, path: paths.selectUser, element: <SelectUserPage /> },
                   { handle: { title: 'Usuários da empresa' }, path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
                   { handle: { title: 'Editar usuário' }, path: paths.editUser, element: <EditUserPage /> },
+                  { handle: { title: 'Cadastro de usuário' }, path: paths.registerUser, element: <RegisterUserPage /> },
                 ],
               },
               {
