@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startRoutingServer, startTileServer } from './fake-map-services';
 import { startMailServer } from './fake-mail-server';
+import { startCepServer } from './fake-cep-service';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -61,6 +62,7 @@ export default async function setup(project: TestProject) {
   const tiles = await startTileServer();
   const routing = await startRoutingServer();
   const mail = await startMailServer();
+  const cep = await startCepServer();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -84,6 +86,8 @@ export default async function setup(project: TestProject) {
       LOGIN_MAX_PER_MINUTE: '100',
       SMTP_URL: mail.smtpUrl,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CEP_LOOKUP_URL: cep.url,
+      CONTACT_EMAIL: 'contato@sentinela.example',
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -98,7 +102,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await Promise.all([tiles.close(), routing.close(), mail.close()]);
+    await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
     stopPostgres?.();
   };
 }

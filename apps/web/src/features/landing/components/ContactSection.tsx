@@ -32,20 +32,24 @@ export function ContactSection() {
     formState: { errors },
   } = useForm<ContactForm>({ resolver: zodResolver(ContactForm), defaultValues: { name: '', email: '', phone: '', message: '' } });
 
-  const onSubmit = handleSubmit((form) => {
-    if (!token) return;
-    send.mutate(
-      { ...form, altcha: token },
-      {
-        onSuccess: () => reset(),
-        // Sent or not, the answer was used (or refused): the next try needs a new one.
-        onSettled: () => {
-          setToken(null);
-          setRound((n) => n + 1);
+  const onSubmit = handleSubmit(
+    (form) => {
+      if (!token) return;
+      send.mutate(
+        { ...form, altcha: token },
+        {
+          onSuccess: () => reset(),
+          // Sent or not, the answer was used (or refused): the next try needs a new one.
+          onSettled: () => {
+            setToken(null);
+            setRound((n) => n + 1);
+          },
         },
-      },
-    );
-  });
+      );
+    },
+    // A new attempt with mistakes: the previous send's message no longer applies.
+    () => send.reset(),
+  );
 
   return (
     <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }} maw={720} mx="auto">
