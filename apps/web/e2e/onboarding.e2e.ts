@@ -84,7 +84,7 @@ describe('contact form (A14)', () => {
     await shots(page, 'contact-errors', form);
     expect(cspViolations).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });
 
 describe('complete registration and plans (A4, A11)', () => {
@@ -150,7 +150,7 @@ describe('complete registration and plans (A4, A11)', () => {
     await shots(page, 'plans-change-requested');
     expect(cspViolations).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });
 
 describe('users of an enterprise (A13)', () => {
@@ -188,5 +188,5 @@ describe('users of an enterprise (A13)', () => {
     await page.waitForURL('**/my-devices');
     expect(cspViolations).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });

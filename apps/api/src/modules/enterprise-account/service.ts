@@ -17,11 +17,13 @@ export class EnterpriseAccountService {
     private readonly clock: Clock,
   ) {}
 
+  /** Reads answer "nothing" to a caller without an enterprise (the platform administrator); writes refuse. */
   async address(auth: AuthContext): Promise<EnterpriseAddressResponse> {
+    if (!auth.enterpriseId) return null;
     const row = await this.db
       .selectFrom('enterprise_addresses')
       .select(['cep', 'number', 'address', 'neighbourhood', 'city', 'uf', 'ibge'])
-      .where('enterprise_id', '=', ownEnterprise(auth))
+      .where('enterprise_id', '=', auth.enterpriseId)
       .executeTakeFirst();
     return row ?? null;
   }
@@ -37,7 +39,8 @@ export class EnterpriseAccountService {
   }
 
   async plan(auth: AuthContext): Promise<EnterprisePlanResponse> {
-    const enterpriseId = ownEnterprise(auth);
+    if (!auth.enterpriseId) return { current: null, requested: null };
+    const enterpriseId = auth.enterpriseId;
     const current = await this.db
       .selectFrom('subscriptions as s')
       .innerJoin('plan_cycles as c', 'c.id', 's.plan_cycle_id')

@@ -88,7 +88,7 @@ export function AddressStep({ onBack, onNext }: { onBack: () => void; onNext: ()
             withAsterisk
             inputMode="numeric"
             autoComplete="postal-code"
-            placeholder="99999-999"
+            placeholder="00000-000"
             rightSection={lookup.state === 'loading' ? <Loader size="xs" aria-label="Buscando CEP" /> : null}
             error={errors.cep?.message ?? (lookup.state === 'error' ? lookup.message : undefined)}
             {...register('cep', {
