@@ -60,7 +60,7 @@ export function PlanCards({
                     <List.Item key={feature.name}>{feature.name}</List.Item>
                   ))}
                 </List>
-                <Button onClick={() => onSelect(plan, cycle)} disabled={current || selectDisabled} aria-label={`${selectLabel} ${plan.name} ${cycle.name}`}>
+                <Button onClick={() => onSelect(plan, cycle)} disabled={current || selectDisabled} aria-label={`${current ? 'Plano atual' : selectLabel} ${plan.name} ${cycle.name}`}>
                   {current ? 'Plano atual' : selectLabel}
                 </Button>
               </Stack>

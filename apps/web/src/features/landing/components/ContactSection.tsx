@@ -78,7 +78,7 @@ export function ContactSection() {
             <TextInput label="Email" type="email" withAsterisk autoComplete="email" error={errors.email?.message} {...register('email')} />
           </SimpleGrid>
           <PhoneInput label="Telefone" withAsterisk error={errors.phone?.message} {...register('phone')} />
-          <Textarea label="Mensagem" withAsterisk autosize minRows={4} maxRows={10} error={errors.message?.message} {...register('message')} />
+          <Textarea label="Mensagem" withAsterisk rows={5} error={errors.message?.message} {...register('message')} />
           <HumanCheckWidget key={round} challengeUrl={CONTACT_CHALLENGE_URL} onToken={setToken} />
           {!token && (
             <Text size="xs" c="dimmed">
