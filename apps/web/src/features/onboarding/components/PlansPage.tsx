@@ -3,7 +3,7 @@ import { MSG, can, type Plan } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { PlanCards } from '../../../components/PlanCards';
 import { errorMessage } from '../../../lib/api-client';
-import { usePlans } from '../../../lib/plans-query';
+import { usePlans } from '../api/plans';
 import { useRequiredSession } from '../../../lib/session';
 import { useEnterprisePlan, useRequestPlan } from '../api/enterprise-plan';
 
