@@ -213,13 +213,14 @@ describe('complete registration, plans and users of an enterprise (A4, A11, A13)
     // No plan yet: the chosen one is the plan.
     const chosen = await ctx.request('POST', '/api/enterprise/plan', aurora.token, { plan_id: first!._id, cicle_id: first!.cicle[0]!.id });
     expect(chosen.statusCode, chosen.body).toBe(200);
-    expect(chosen.json().message).toBe(PLAN_MESSAGES.requested);
+    expect(chosen.json().message).toBe(PLAN_MESSAGES.chosen);
     expect((await ctx.request('GET', '/api/enterprise/plan', plain.token)).json()).toMatchObject({ current: { plan_id: first!._id, cicle_id: first!.cicle[0]!.id }, requested: null });
     const again = await ctx.request('POST', '/api/enterprise/plan', aurora.token, { plan_id: first!._id, cicle_id: first!.cicle[0]!.id });
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe(PLAN_MESSAGES.alreadyCurrent);
     const change = await ctx.request('POST', '/api/enterprise/plan', aurora.token, { plan_id: second!._id, cicle_id: second!.cicle[1]!.id });
     expect(change.statusCode).toBe(200);
+    expect(change.json().message).toBe(PLAN_MESSAGES.requested);
     const view = (await ctx.request('GET', '/api/enterprise/plan', aurora.token)).json();
     expect(view).toMatchObject({ current: { plan_id: first!._id }, requested: { plan_id: second!._id, cicle_id: second!.cicle[1]!.id } });
     // A cycle of another plan is not found; an ordinary user cannot change the plan.

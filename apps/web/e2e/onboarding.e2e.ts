@@ -141,12 +141,13 @@ describe('complete registration and plans (A4, A11)', () => {
     await page.getByRole('link', { name: 'Escolher plano' }).click();
     await page.waitForURL('**/plans');
     await page.getByRole('button', { name: 'Selecionar plano Profissional Mensal' }).click();
-    await page.getByText('Pedido de troca de plano registrado!').waitFor();
+    await page.getByText('Plano escolhido com sucesso!').waitFor();
     await page.getByRole('button', { name: 'Plano atual Profissional Mensal' }).waitFor();
     expect(await page.getByRole('button', { name: 'Plano atual Profissional Mensal' }).isDisabled()).toBe(true);
     await shots(page, 'plans-current');
     await page.getByRole('tab', { name: 'Anual' }).click();
     await page.getByRole('button', { name: 'Selecionar plano Empresarial Anual' }).click();
+    await page.getByText('Pedido de troca de plano registrado!').waitFor();
     await page.getByText(/Troca pedida: Empresarial/).waitFor();
     await shots(page, 'plans-change-requested');
     expect(cspViolations).toEqual([]);

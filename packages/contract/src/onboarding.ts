@@ -98,6 +98,7 @@ export type EnterpriseAddressResponse = z.infer<typeof EnterpriseAddressResponse
 
 export const PLAN_MESSAGES = {
   requested: 'Pedido de troca de plano registrado! A cobrança do novo plano começa no próximo ciclo.',
+  chosen: 'Plano escolhido com sucesso! Ele já é o plano da sua empresa.',
   alreadyCurrent: 'Este já é o plano atual da sua empresa.',
   notFound: 'Plano não encontrado.',
 } as const;

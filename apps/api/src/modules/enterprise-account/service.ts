@@ -77,7 +77,7 @@ export class EnterpriseAccountService {
       await trx.updateTable('plan_change_requests').set({ status: 'replaced' }).where('enterprise_id', '=', enterpriseId).where('status', '=', 'pending').execute();
       if (!current) {
         await trx.insertInto('subscriptions').values({ enterprise_id: enterpriseId, plan_cycle_id: cycle.id, started_at: now }).execute();
-        return PLAN_MESSAGES.requested;
+        return PLAN_MESSAGES.chosen;
       }
       await trx.insertInto('plan_change_requests').values({ enterprise_id: enterpriseId, plan_cycle_id: cycle.id, requested_by: auth.userId, requested_at: now }).execute();
       return PLAN_MESSAGES.requested;
