@@ -17,7 +17,7 @@ import jobs from './plugins/jobs';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
-import { userRoutes } from './modules/users/routes';
+import { userCreationRoutes, userRoutes } from './modules/users/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { beaconRoutes } from './modules/beacons/routes';
 import { deviceLinkRoutes } from './modules/device-links/routes';
@@ -35,6 +35,8 @@ import { siteRoutes } from './modules/site/routes';
 import { firmwareRoutes } from './modules/firmware/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { locationRoutes } from './modules/locations/routes';
+import { contactRoutes } from './modules/contact/routes';
+import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -79,7 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes, locationRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes, locationRoutes, contactRoutes, enterpriseAccountRoutes, userCreationRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

@@ -35,6 +35,11 @@ import { NotificationSettingsService } from './modules/notifications/settings-se
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
 import { LocationService } from './modules/locations/service';
 import { GeocoderService } from './modules/geocoder/service';
+import { ContactService } from './modules/contact/service';
+import { HumanCheck } from './modules/contact/human-check';
+import { CepLookup } from './modules/enterprise-account/cep-lookup';
+import { EnterpriseAccountService } from './modules/enterprise-account/service';
+import { UserCreationService } from './modules/users/user-creation';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -84,6 +89,14 @@ export interface AppServices {
   locations: LocationService;
   /** Address search for locations (GEOCODER_URL), through the server. */
   geocoder: GeocoderService;
+  /** The landing page's contact form and its proof-of-work check (A14). */
+  contact: ContactService;
+  /** Postal codes, through a ViaCEP-compatible service (A4). */
+  cepLookup: CepLookup;
+  /** The enterprise's own address and plan (A4, A11). */
+  enterpriseAccount: EnterpriseAccountService;
+  /** Users created by an administrator and linked to an enterprise (A13). */
+  userCreation: UserCreationService;
 }
 
 export function createServices(
@@ -151,5 +164,21 @@ export function createServices(
       perUserPerMinute: config.geocoderUserMaxPerMinute,
       publicUrl: config.publicUrl,
     }),
+    contact: new ContactService(
+      db,
+      clock,
+      config,
+      mail,
+      new HumanCheck(db, clock, {
+        secret: config.contactChallengeSecret,
+        secretFile: config.contactChallengeSecretFile,
+        minutes: config.contactChallengeMinutes,
+        cost: config.contactChallengeCost,
+        maxCounter: config.contactChallengeMaxCounter,
+      }),
+    ),
+    cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock),
+    enterpriseAccount: new EnterpriseAccountService(db, clock),
+    userCreation: new UserCreationService(db, clock, events, accounts),
   };
 }

@@ -10,6 +10,10 @@ import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from
 import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
 import { CODES, MACS, deviceId, travelId, userId } from './travel-helpers';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 
 /**
  * Issue 9, item 2: a stored value can never break a later answer. Boundary values go in through every write route
@@ -110,16 +114,26 @@ async function loginAll() {
 }
 
 let geocoder: FakeGeocoder;
+/** A ViaCEP-compatible server on 127.0.0.1 answering every code with the longest plausible fields. */
+let cepServer: Server;
 
 beforeAll(async () => {
   // The address search answers through a local Nominatim-compatible server (no places: the route's own values are its query's).
   geocoder = await startFakeGeocoder();
-  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url } });
+  cepServer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ cep: '01310-100', logradouro: longText(200), bairro: longText(120), localidade: longText(120), uf: 'SP', ibge: '3550308' }),
+    );
+  });
+  await new Promise<void>((resolve) => cepServer.listen(0, '127.0.0.1', resolve));
+  const cepLookupUrl = `http://127.0.0.1:${(cepServer.address() as AddressInfo).port}/ws`;
+  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl } });
   routes = walkableRoutes(ctx.routes);
 }, 120_000);
 afterAll(async () => {
   await ctx.close();
   await geocoder.close();
+  await new Promise<void>((resolve) => cepServer.close(() => resolve()));
 });
 
 async function exportReport(url: string, token: string): Promise<void> {
@@ -152,6 +166,24 @@ describe('boundary values stored through every write route', () => {
     expect(signedUp.statusCode, signedUp.body).toBe(200);
     state.signedUpToken = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
     await write('POST', '/api/verify-email/resend', state.signedUpToken);
+
+    // Contact form (A14), with a challenge solved for real; address, plan and users of an enterprise (A4, A11, A13).
+    const challenge = (await call('GET', '/api/contact-us/challenge')).json() as Challenge;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    const sent = await call('POST', '/api/contact-us', undefined, { name: NAME_120, email: emailOf('k'), phone: '(99) 99999-9999', message: MESSAGE_500, altcha });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await write('POST', '/api/enterprise/address', aurora, {
+      cep: '01310-100', number: longText(20), address: longText(200), neighbourhood: longText(120), city: longText(120), uf: 'SP', ibge: '3550308',
+    });
+    const plans = (await call('GET', '/api/plans')).json() as Array<{ _id: string; cicle: Array<{ id: string }> }>;
+    await write('POST', '/api/enterprise/plan', aurora, { plan_id: plans[0]!._id, cicle_id: plans[0]!.cicle[0]!.id });
+    const createdUser = await write<{ user: { _id: string } }>('POST', '/api/user/create', aurora, {
+      name: NAME_120, username: `n.${'v'.repeat(58)}`, email: emailOf('n'), phone: '(99) 99999-9999', profile: { _id: 5 },
+      available_devices: [await deviceId(ctx, MACS.freezer)],
+    });
+    const auroraEnterprise = (await ctx.db.selectFrom('users').select('enterprise_id').where('username', '=', 'aurora.adm').executeTakeFirstOrThrow()).enterprise_id!;
+    await write('POST', `/api/client/link/${auroraEnterprise}`, aurora, { users: [{ id: createdUser.user._id, isOwner: false }] });
     expect((await call('POST', '/api/password/request/reset', undefined, { email: emailOf('s') })).statusCode).toBe(200);
     expect((await call('POST', '/api/password/reset', undefined, { email: emailOf('s'), code: '000000', password: PASSWORD_128 })).statusCode).toBe(400);
 
@@ -340,6 +372,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/travels/:id') && key === 'id,mac') return travelRows.map((t) => ({ id: t.id, mac: t.mac }));
   if (url.startsWith('/api/travels/:id')) return [...new Set(travelRows.map((t) => t.id))].map((id) => ({ id }));
   if (key === 'cod') return travelRows.map((t) => ({ cod: t.code }));
+  if (key === 'cep') return [{ cep: '01310100' }, { cep: '70040-010' }];
   if (key === 'mac') return macs.map((mac) => ({ mac }));
   if (key === 'locationId') return (await ctx.db.selectFrom('locations').select('id').execute()).map((r) => ({ locationId: r.id }));
   if (key === 'userId') return (await ids('users')).map((userId) => ({ userId }));

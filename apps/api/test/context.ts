@@ -101,6 +101,17 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   geocoderTimeoutMs: 2000,
   geocoderMaxPerMinute: 60,
   geocoderUserMaxPerMinute: 20,
+  contactEmail: 'contato@sentinela.test',
+  contactMaxPerHour: 1000,
+  contactChallengeSecret: 'test-contact-challenge-secret',
+  contactChallengeSecretFile: '/nonexistent/contact-challenge.key',
+  contactChallengeMinutes: 10,
+  // Small work: tests solve challenges for real, on a busy machine.
+  contactChallengeCost: 10,
+  contactChallengeMaxCounter: 200,
+  // Nothing outside: tests that look up postal codes start a local ViaCEP-compatible server and set this.
+  cepLookupUrl: 'http://127.0.0.1:9/ws',
+  cepLookupTimeoutMs: 2000,
   ...overrides,
 });
 

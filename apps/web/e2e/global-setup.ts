@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { startRoutingServer, startTileServer } from './fake-map-services';
 import { startMailServer } from './fake-mail-server';
 import { startFakeTelegram } from '../../api/test/fake-telegram';
+import { startCepServer } from './fake-cep-service';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -65,6 +66,7 @@ export default async function setup(project: TestProject) {
   const routing = await startRoutingServer();
   const mail = await startMailServer();
   const telegram = await startFakeTelegram();
+  const cep = await startCepServer();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -90,6 +92,8 @@ export default async function setup(project: TestProject) {
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_API_ROOT: telegram.apiRoot,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      CEP_LOOKUP_URL: cep.url,
+      CONTACT_EMAIL: 'contato@sentinela.example',
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -106,6 +110,7 @@ export default async function setup(project: TestProject) {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
+    await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
     stopPostgres?.();
   };
 }

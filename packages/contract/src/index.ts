@@ -22,3 +22,4 @@ export * from './firmware';
 export * from './beacons';
 export * from './notifications';
 export * from './locations';
+export * from './onboarding';

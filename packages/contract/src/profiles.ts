@@ -54,6 +54,8 @@ export const PERMISSIONS = {
   'users:manage': admins,
   'access-log:read': admins,
   'gateways:manage': admins,
+  // The enterprise's own address and plan (/complete-register, /plans): its administrators.
+  'enterprise:settings': admins,
   'enterprises:manage': superAdminOnly,
   'firmware:manage': superAdminOnly,
 } as const satisfies Record<string, readonly ProfileId[]>;

@@ -98,6 +98,16 @@ const Env = z.object({
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   GEOCODER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(60),
   GEOCODER_USER_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  // Contact form (A14): where messages go, how many an address may send, and its proof-of-work check (ADR 0017).
+  CONTACT_EMAIL: z.email().default('contato@sentinela.local'),
+  CONTACT_MAX_PER_HOUR: z.coerce.number().int().positive().default(5),
+  CONTACT_CHALLENGE_SECRET: z.string().min(16).optional(),
+  CONTACT_CHALLENGE_MINUTES: z.coerce.number().int().positive().max(24 * 60).default(10),
+  CONTACT_CHALLENGE_COST: z.coerce.number().int().positive().max(1_000_000).default(1000),
+  CONTACT_CHALLENGE_MAX_COUNTER: z.coerce.number().int().min(100).max(10_000_000).default(5000),
+  // Postal-code lookup (A4): a ViaCEP-compatible service ({root}/{cep}/json/), asked by the server.
+  CEP_LOOKUP_URL: z.url().default('https://viacep.com.br/ws'),
+  CEP_LOOKUP_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
 });
 
 export interface AppConfig {
@@ -222,6 +232,20 @@ export interface AppConfig {
   geocoderMaxPerMinute: number;
   /** Address searches one user may make per minute. */
   geocoderUserMaxPerMinute: number;
+  /** Where contact-form messages are e-mailed. */
+  contactEmail: string;
+  /** Contact messages per client address and hour. */
+  contactMaxPerHour: number;
+  /** HMAC secret of the contact form's challenges; unset: one is made once under `<DATA_DIR>/secrets`. */
+  contactChallengeSecret: string | undefined;
+  contactChallengeSecretFile: string;
+  /** How long a challenge may be answered, its PBKDF2 iterations, and the largest counter the browser may have to reach. */
+  contactChallengeMinutes: number;
+  contactChallengeCost: number;
+  contactChallengeMaxCounter: number;
+  /** Root of a ViaCEP-compatible service; a lookup is `{root}/{cep}/json/`, given up after the timeout. */
+  cepLookupUrl: string;
+  cepLookupTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -315,6 +339,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,
     geocoderUserMaxPerMinute: e.GEOCODER_USER_MAX_PER_MINUTE,
+    contactEmail: e.CONTACT_EMAIL,
+    contactMaxPerHour: e.CONTACT_MAX_PER_HOUR,
+    contactChallengeSecret: e.CONTACT_CHALLENGE_SECRET || undefined,
+    contactChallengeSecretFile: path.resolve(e.DATA_DIR, 'secrets', 'contact-challenge.key'),
+    contactChallengeMinutes: e.CONTACT_CHALLENGE_MINUTES,
+    contactChallengeCost: e.CONTACT_CHALLENGE_COST,
+    contactChallengeMaxCounter: e.CONTACT_CHALLENGE_MAX_COUNTER,
+    cepLookupUrl: e.CEP_LOOKUP_URL.replace(/\/+$/, ''),
+    cepLookupTimeoutMs: e.CEP_LOOKUP_TIMEOUT_MS,
   };
 }
 

@@ -5,6 +5,7 @@ import * as ingestAndAlarms from './migrations/2026-11-22T1000-ingest-and-alarms
 import * as travels from './migrations/2026-11-22T1100-travels';
 import * as reports from './migrations/2026-11-22T1200-reports';
 import * as reportQueueTurns from './migrations/2026-11-25T1030-report-queue-turns';
+import * as contactAddressPlanRequests from './migrations/2026-11-26T0100-contact-address-plan-requests';
 import * as beaconRegistry from './migrations/2026-11-26T0200-beacon-registry';
 import * as firmwareFiles from './migrations/2026-11-26T0300-firmware-files';
 import * as locationNames from './migrations/2026-11-26T0400-location-names';
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22T1100-travels': travels,
   '2026-11-22T1200-reports': reports,
   '2026-11-25T1030-report-queue-turns': reportQueueTurns,
+  '2026-11-26T0100-contact-address-plan-requests': contactAddressPlanRequests,
   '2026-11-26T0200-beacon-registry': beaconRegistry,
   '2026-11-26T0300-firmware-files': firmwareFiles,
   '2026-11-26T0400-location-names': locationNames,

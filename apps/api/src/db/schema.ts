@@ -218,6 +218,17 @@ export interface ContactMessagesTable {
   created_at: CreatedAt; forwarded_at: Timestamp | null;
 }
 
+export interface SpentChallengesTable { challenge_id: string; expires_at: Timestamp }
+export interface EnterpriseAddressesTable {
+  enterprise_id: string;
+  cep: string; number: string; address: string; neighbourhood: string; city: string; uf: string; ibge: string | null;
+  updated_by: string | null; updated_at: Timestamp;
+}
+export interface PlanChangeRequestsTable {
+  id: Generated<string>; enterprise_id: string; plan_cycle_id: string; requested_by: string | null;
+  requested_at: Timestamp; status: Generated<string>;
+}
+
 export interface Database {
   profiles: ProfilesTable;
   enterprises: EnterprisesTable;
@@ -254,4 +265,7 @@ export interface Database {
   telegram_link_tokens: TelegramLinkTokensTable;
   alarm_deliveries: AlarmDeliveriesTable;
   contact_messages: ContactMessagesTable;
+  spent_challenges: SpentChallengesTable;
+  enterprise_addresses: EnterpriseAddressesTable;
+  plan_change_requests: PlanChangeRequestsTable;
 }

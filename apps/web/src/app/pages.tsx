@@ -87,3 +87,12 @@ export const TelegramLinkPage = lazy(() =>
 export const LocationsPage = lazy(() =>
   import('../features/locations/components/LocationsPage').then((module) => ({ default: module.LocationsPage })),
 );
+export const RegisterUserPage = lazy(() =>
+  import('../features/users/components/RegisterUserPage').then((module) => ({ default: module.RegisterUserPage })),
+);
+export const CompleteRegisterPage = lazy(() =>
+  import('../features/onboarding/components/CompleteRegisterPage').then((module) => ({ default: module.CompleteRegisterPage })),
+);
+export const PlansPage = lazy(() =>
+  import('../features/onboarding/components/PlansPage').then((module) => ({ default: module.PlansPage })),
+);

@@ -34,16 +34,19 @@ import {
   SettingsPage,
   TelegramLinkPage,
   TravelsPage,
+  RegisterUserPage,
+  CompleteRegisterPage,
+  PlansPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   open:      /complete-register
- *   protected: /plans, /financial
+ *   protected: /acess-log, /financial
+ * /complete-register is open in the documents; it is about the signed-in registrant's enterprise, so it needs a
+ * session here (a visitor is sent to /login and comes back: ADR 0017).
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
- *   admin (protected here, and guarded by the server): /register-user
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
 export const routes: RouteObject[] = [
@@ -83,6 +86,11 @@ export const routes: RouteObject[] = [
                 element: <RequirePermission permission="locations:read" />,
                 children: [{ handle: { title: 'Locais' }, path: paths.locations, element: <LocationsPage /> }],
               },
+              { handle: { title: 'Planos' }, path: paths.plans, element: <PlansPage /> },
+              {
+                element: <RequirePermission permission="enterprise:settings" />,
+                children: [{ handle: { title: 'Concluir cadastro' }, path: paths.completeRegister, element: <CompleteRegisterPage /> }],
+              },
               {
                 element: <RequirePermission permission="travels:read" />,
                 children: [{ handle: { title: 'Viagens' }, path: paths.directions, element: <TravelsPage /> }],
@@ -113,6 +121,7 @@ export const routes: RouteObject[] = [
                   { handle: { title: 'Usuários' }, path: paths.selectUser, element: <SelectUserPage /> },
                   { handle: { title: 'Usuários da empresa' }, path: paths.enterpriseUsers, element: <EnterpriseUsersPage /> },
                   { handle: { title: 'Editar usuário' }, path: paths.editUser, element: <EditUserPage /> },
+                  { handle: { title: 'Cadastro de usuário' }, path: paths.registerUser, element: <RegisterUserPage /> },
                 ],
               },
               {

@@ -15,12 +15,15 @@ export function PlanCards({
   onSelect,
   currentCycleId,
   selectLabel = 'Selecionar plano',
+  selectDisabled = false,
 }: {
   plans: Plan[];
   onSelect: (plan: Plan, cycle: Plan['cicle'][number]) => void;
   /** The enterprise's current cycle, marked (on /plans). */
   currentCycleId?: string | null;
   selectLabel?: string;
+  /** The viewer may look but not choose (e.g. a user who is not an administrator of the enterprise). */
+  selectDisabled?: boolean;
 }) {
   const [kind, setKind] = useState<CycleKind>('monthly');
   return (
@@ -57,7 +60,7 @@ export function PlanCards({
                     <List.Item key={feature.name}>{feature.name}</List.Item>
                   ))}
                 </List>
-                <Button onClick={() => onSelect(plan, cycle)} disabled={current} aria-label={`${selectLabel} ${plan.name} ${cycle.name}`}>
+                <Button onClick={() => onSelect(plan, cycle)} disabled={current || selectDisabled} aria-label={`${current ? 'Plano atual' : selectLabel} ${plan.name} ${cycle.name}`}>
                   {current ? 'Plano atual' : selectLabel}
                 </Button>
               </Stack>

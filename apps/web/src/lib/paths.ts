@@ -22,6 +22,9 @@ export const paths = {
   addBeacons: '/add-beacons',
   /** The super admin's beacon registry (X1; not in the documents' table). */
   beacons: '/beacons',
+  registerUser: '/register-user',
+  completeRegister: '/complete-register',
+  plans: '/plans',
   directions: '/directions',
   localizator: '/localizator',
   reports: '/reports',

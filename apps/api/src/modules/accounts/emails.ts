@@ -24,3 +24,18 @@ export function recoveryCodeMail(to: { name: string; email: string }, code: stri
     footnotes: [`O código vale por ${minutes} minutos e só pode ser usado uma vez.`, 'Se você não pediu para recuperar a senha, ignore esta mensagem: sua senha continua a mesma.'],
   });
 }
+
+export function welcomeMail(to: { name: string; email: string }, by: { enterprise: string }, code: string, url: string, hours: number): OutgoingMail {
+  return composeMail({
+    to: to.email,
+    subject: 'Sua conta no Sentinela foi criada',
+    greeting: `Olá, ${to.name}!`,
+    paragraphs: [
+      `Um administrador da empresa ${by.enterprise} criou uma conta para você no Sentinela.`,
+      'Para entrar, escolha a sua senha: abra a tela Alterar senha e informe o código abaixo.',
+    ],
+    code,
+    action: { label: 'Escolher minha senha', url },
+    footnotes: [`O código vale por ${hours} horas e só pode ser usado uma vez. Depois disso, use "Esqueci minha senha" na tela de login.`],
+  });
+}

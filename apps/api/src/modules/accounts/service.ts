@@ -12,7 +12,7 @@ import type { SessionService } from '../auth/session-service';
 import { insertEnterprise } from '../enterprises/repository';
 import type { MailService } from '../mail/mail-service';
 import { insertUser, isEmailTaken, setUserPassword } from '../users/repository';
-import { confirmationMail, recoveryCodeMail } from './emails';
+import { confirmationMail, recoveryCodeMail, welcomeMail } from './emails';
 import {
   consumeEmailVerification,
   countRecentPasswordResets,
@@ -140,6 +140,19 @@ export class AccountService {
   }
 
   /**
+   * A user created by an administrator (A13) chooses their own password: the recovery machinery with a code that
+   * lives as long as a confirmation link (the e-mail may be read a day later), and a link to /reset-password.
+   */
+  async sendWelcome(user: { id: string; name: string; email: string }, enterpriseName: string): Promise<void> {
+    const code = newRecoveryCode();
+    const now = this.clock.now();
+    const hours = this.config.emailConfirmationHours;
+    await insertPasswordReset(this.db, { userId: user.id, codeHash: await hashPassword(code), expiresAt: new Date(now.getTime() + hours * HOUR_MS), now });
+    const url = `${this.config.publicUrl}/reset-password?email=${encodeURIComponent(user.email)}`;
+    await this.mail.send(welcomeMail(user, { enterprise: enterpriseName }, code, url, hours));
+  }
+
+  /**
    * POST api/password/reset: the e-mailed code sets a new password. A wrong, spent or expired code, an unknown
    * e-mail and a code out of attempts all get one message. Success ends every session of the user.
    */
@@ -158,6 +171,8 @@ export class AccountService {
     const changed = await this.db.transaction().execute(async (trx) => {
       if (!(await spendPasswordReset(trx, reset.id, now))) return false;
       await setUserPassword(trx, account.id, passwordHash, now);
+      // The code came by e-mail: whoever typed it reads that mailbox.
+      if (!account.verified) await trx.updateTable('users').set({ verified: true }).where('id', '=', account.id).execute();
       // Whoever knew the old password is out; so is a session the owner forgot somewhere.
       await this.sessions.revokeAllOf(account.id, trx);
       return true;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UpdateUserBody, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
+import { AclListResponse, CREATE_USER_MESSAGES, CreateUserBody, CreateUserResponse, LinkUsersBody, LinkUsersParams, ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UpdateUserBody, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { notFound } from '../../lib/errors';
 import type { AppServices } from '../../services';
@@ -59,6 +59,29 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
     async (request) => {
       const message = await services.users.resetPassword(requireAuth(request), request.params.id, request.body.password);
       return { success: true as const, message };
+    },
+  );
+};
+
+/** /register-user (A13): the profiles on offer, the creation, and the link to the enterprise. */
+export const userCreationRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  app.get('/api/acl/all', { schema: { response: { 200: AclListResponse } }, config: { permission: 'users:manage' } }, () => services.userCreation.acl());
+
+  app.post(
+    '/api/user/create',
+    { schema: { body: CreateUserBody, response: { 200: CreateUserResponse } }, config: { permission: 'users:manage' } },
+    async (request) => {
+      const user = await services.userCreation.create(requireAuth(request), request.body);
+      return { success: true as const, message: CREATE_USER_MESSAGES.created, user: { _id: user.id, id: user.id } };
+    },
+  );
+
+  app.post(
+    '/api/client/link/:enterpriseId',
+    { schema: { params: LinkUsersParams, body: LinkUsersBody, response: { 200: SuccessMessageResponse } }, config: { permission: 'users:manage' } },
+    async (request) => {
+      await services.userCreation.link(requireAuth(request), request.params.enterpriseId, request.body);
+      return { success: true as const, message: CREATE_USER_MESSAGES.linked };
     },
   );
 };

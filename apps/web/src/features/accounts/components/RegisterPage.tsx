@@ -58,7 +58,8 @@ export function RegisterPage() {
           Enviamos um link de confirmação para o seu e-mail. Você já pode entrar; confirme o e-mail para concluir o
           cadastro.
         </Alert>
-        <Button component={Link} to={paths.login}>
+        {/* After signing in, the registrant continues at /complete-register (address, plan). */}
+        <Button component={Link} to={paths.login} state={{ from: paths.completeRegister }}>
           {ACCOUNT_MESSAGES.goToLogin}
         </Button>
       </AuthCardShell>

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, Profile, type UserDetail } from '@sentinela/contract';
-import { IconAlertCircle, IconArrowLeft } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowLeft, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -156,8 +156,14 @@ export function EnterpriseUsersPage() {
           {back.label}
         </Group>
       </Anchor>
-      <Title order={2}>{enterprise.data ? `Usuários da empresa ${enterprise.data.name}` : 'Usuários da empresa'}</Title>
-      {/* The documents' "new user" button (/register-user, A13) goes here with its screen. */}
+      <Group justify="space-between">
+        <Title order={2}>{enterprise.data ? `Usuários da empresa ${enterprise.data.name}` : 'Usuários da empresa'}</Title>
+        {clientId && (
+          <Button component={Link} to={withQuery(paths.registerUser, { id: clientId })} leftSection={<IconUserPlus size={16} />}>
+            Novo usuário
+          </Button>
+        )}
+      </Group>
       {canChoose && <EnterprisePicker value={clientId} onChange={choose} />}
       {!clientId ? (
         canChoose ? (
