@@ -159,7 +159,7 @@ describe('boundary values stored through every write route', () => {
 
     // Sign-up (A3) with the longest values, then its confirmation resend and a recovery (A6) of that account.
     expect((await call('POST', '/api/user/email-available', undefined, { email: emailOf('s') })).json()).toEqual({ available: true });
-    // Enterprise names are unique (ADR 19): the sign-up's company differs from the one registered above by a letter.
+    // Enterprise names are unique (ADR 18): the sign-up's company differs from the one registered above by a letter.
     const signedUp = await call('POST', '/api/client', undefined, {
       name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(11) 98765-4321', password: PASSWORD_128, client: { name: `Z${NAME_120.slice(1)}` },
     });

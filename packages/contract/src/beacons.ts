@@ -80,7 +80,7 @@ const linkDevices = z
   .max(MAX_LINKED_DEVICES, `No máximo ${MAX_LINKED_DEVICES} dispositivos por vez.`);
 
 /**
- * `to_update` (ADR 19): 0, what the documented client sends, says `devices` is the whole new set (devices left out
+ * `to_update` (ADR 18): 0, what the documented client sends, says `devices` is the whole new set (devices left out
  * are unlinked); 1 only adds `devices` to those already linked.
  */
 const toUpdate = z.union([z.literal(0), z.literal(1)], { message: 'to_update deve ser 0 (substituir) ou 1 (acrescentar).' }).default(0);

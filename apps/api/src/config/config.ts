@@ -86,7 +86,7 @@ const Env = z.object({
   PASSWORD_RESET_MAX_PER_EMAIL_HOUR: z.coerce.number().int().positive().default(5),
   ACCOUNT_REQUESTS_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   EMAIL_AVAILABLE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
-  // Alarm notifications through Telegram (A12, ADR 25): the bot's token; the Bot API server (a self-hosted one, or a
+  // Alarm notifications through Telegram (A12, ADR 21): the bot's token; the Bot API server (a self-hosted one, or a
   // local one in tests); a webhook instead of long polling when its public address is given.
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),

@@ -176,7 +176,7 @@ export async function addRejectionCounts(db: Db, rows: readonly RejectionCount[]
       SET count = ingest_rejections.count + excluded.count, last_mac = excluded.last_mac, last_at = excluded.last_at`.execute(db);
 }
 
-/** A MAC no device has, as one batch saw it (ADR 19). */
+/** A MAC no device has, as one batch saw it (ADR 18). */
 export interface DiscoveredCount {
   mac: string;
   /** The gateway of its newest reading in the batch. */

@@ -134,7 +134,7 @@ export class IngestService {
 
     // 2. Which devices these are and whether each gateway may write them: one query for the batch.
     const candidates: Candidate[] = [];
-    // MACs no device has, for the super admin to register (ADR 19): one row per MAC and batch, never per reading.
+    // MACs no device has, for the super admin to register (ADR 18): one row per MAC and batch, never per reading.
     const discovered = new Map<string, DiscoveredCount>();
     if (valid.length > 0) {
       const pairs = new Map<string, { mac: string; gatewayId: string }>();

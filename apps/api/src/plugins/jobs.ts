@@ -6,7 +6,7 @@ import type { AppServices } from '../services';
  * Background jobs (ADR 9): on ready, the report files' folder and the signing certificate are made ready (a bad
  * certificate stops the start, not the first report), the queue starts its workers, and reports left waiting by
  * a previous run are queued again; then the Telegram bot starts (it queues messages), and alarm announcements a
- * stopped process did not queue are queued, then looked for every minute (ADR 25). On close, running jobs finish
+ * stopped process did not queue are queued, then looked for every minute (ADR 21). On close, running jobs finish
  * before the queue and the render threads stop.
  */
 async function jobs(app: FastifyInstance, { services }: { services: AppServices }) {

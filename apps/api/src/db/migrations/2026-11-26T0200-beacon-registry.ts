@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Beacon registry and fleet administration (ADR 19).
+ * Beacon registry and fleet administration (ADR 18).
  * - enterprises.name_key: the name folded for comparison (Portuguese accents off, lower case, spaces collapsed) as
  *   a generated column with a unique index, so two enterprises never share a name whoever inserts the row (the
  *   service, the seed, a bench). Plain translate/lower/regexp_replace: PGlite has no unaccent, and translate runs

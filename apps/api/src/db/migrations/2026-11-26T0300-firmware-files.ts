@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Firmware files (M1, ADR 21): each version's file is kept with its SHA-256, which the screen shows so a technician
+ * Firmware files (M1, ADR 19): each version's file is kept with its SHA-256, which the screen shows so a technician
  * can check a download. No firmware was stored before this migration (the screen did not exist), so the column is
  * required from the start. The version_number index serves "the current version" (the highest).
  */

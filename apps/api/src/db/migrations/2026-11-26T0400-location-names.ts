@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Locais (A8, ADR 0023): names are unique where people pick them from a list.
+ * Locais (A8, ADR 0020): names are unique where people pick them from a list.
  * - locations_enterprise_name_key: one location of a name per enterprise (case-insensitive).
  * - device_groups_location_name_key: one group of a name per location (case-insensitive).
  * - devices_location_idx: the devices of a location (counts, the map, removing a location).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Alarms reach people (A10, A12, D6; ADR 25).
+ * Alarms reach people (A10, A12, D6; ADR 21).
  * - users_telegram_chat_key: a Telegram chat is linked to one user at most.
  * - telegram_link_tokens: the one-time, expiring token the bot's /start answer carries, bound to its chat (only
  *   its hash is kept): a chat id alone is guessable and must not be enough to link a chat to an account.

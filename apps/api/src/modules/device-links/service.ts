@@ -29,7 +29,7 @@ const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
 
 /**
  * M6: devices into enterprises (super admin) and to users of an enterprise (its admin). `to_update` 0 makes the list
- * the whole new set, 1 only adds (ADR 19). Everything named is checked before anything changes: one device out of
+ * the whole new set, 1 only adds (ADR 18). Everything named is checked before anything changes: one device out of
  * reach refuses the whole call. Each change is a device event (D7); sockets are rechecked (`access.changed`).
  */
 export class DeviceLinkService {

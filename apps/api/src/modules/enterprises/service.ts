@@ -78,7 +78,7 @@ export class EnterpriseService {
         });
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
-        // Names are unique whatever their case and accents (ADR 19): the database's folded key decides.
+        // Names are unique whatever their case and accents (ADR 18): the database's folded key decides.
         if (isUniqueViolation(error, 'enterprises_name_key_idx')) throw conflict(ENTERPRISE_MESSAGES.nameTaken);
         if (attempt < MAX_ATTEMPTS && isUniqueViolation(error, 'users_username_key')) continue;
         throw error;

@@ -47,7 +47,7 @@ const notHigher = () => conflict(M.versionNotHigher);
 
 /**
  * Firmware versions (M1): the list, the upload of a new version and its file's download. A version is accepted only
- * above the current one, compared part by part, and the check holds against concurrent uploads (ADR 21).
+ * above the current one, compared part by part, and the check holds against concurrent uploads (ADR 19).
  */
 export class FirmwareService {
   constructor(

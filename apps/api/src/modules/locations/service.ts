@@ -33,7 +33,7 @@ type By = { userId: string; meta: ClientMeta };
 /**
  * Locais (A8): an enterprise's fixed sites and their device groups. Everyone reads their enterprise's locations
  * (device counts follow what each may see); admins create, edit and remove them. Removing a location keeps its
- * devices, unplaced (ADR 0023).
+ * devices, unplaced (ADR 0020).
  */
 export class LocationService {
   constructor(

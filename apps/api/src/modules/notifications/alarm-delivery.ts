@@ -67,7 +67,7 @@ function factsOf(row: AlarmFactsRow): AlarmFacts {
 }
 
 /**
- * Alarm delivery (D6, ADR 25). When an alarm opens or ends, a job finds who hears of it and records one delivery
+ * Alarm delivery (D6, ADR 21). When an alarm opens or ends, a job finds who hears of it and records one delivery
  * per person and channel; each delivery is its own job (retried with a growing delay), so ingestion and alarm
  * evaluation never wait on a mail relay or the Bot API, and one dead channel does not hold the others. Each
  * delivery's outcome is kept (the log of "Detalhes do alarme"). Telegram messages of an opened alarm carry a

@@ -30,7 +30,7 @@ export interface Recipient {
 /**
  * Who hears of a device's alarm, and where: active users of the device's enterprise who may see the device (its
  * administrators, and users linked to it), through each delivered channel they turned on and can use. Platform
- * administrators see every enterprise's devices but are not sent every enterprise's alarms (ADR 25).
+ * administrators see every enterprise's devices but are not sent every enterprise's alarms (ADR 21).
  */
 export async function recipientsOf(db: Db, device: { id: string; enterpriseId: string }, telegramConfigured: boolean): Promise<Recipient[]> {
   const rows = await db

@@ -40,7 +40,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ services: AppServices }
     settings.settings(requireAuth(request).userId),
   );
 
-  // The documents' call has an empty body; the link's one-time token rides in the query (ADR 25).
+  // The documents' call has an empty body; the link's one-time token rides in the query (ADR 21).
   app.post(
     '/api/me/telegram/:chatId/link',
     {

@@ -8,7 +8,7 @@ import type { TelegramBot } from './bot';
 import type { TelegramMessages } from './message-job';
 
 /**
- * Linking a Telegram chat to an account (A12, ADR 25). The bot answers /start with
+ * Linking a Telegram chat to an account (A12, ADR 21). The bot answers /start with
  * `{PUBLIC_URL}/telegram/{chatId}/login?token=…`: the token is random, bound to that chat, expires and works once,
  * so that knowing (or guessing) a chat id is not enough to have someone's alarms sent to it. A chat is linked to
  * one user; linking it again moves it.

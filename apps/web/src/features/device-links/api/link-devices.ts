@@ -8,7 +8,7 @@ export type LinkRequest =
 
 /**
  * POST /api/devices/link/client (super admin: devices into an enterprise) or /api/devices/link/user (an enterprise's
- * devices to one of its users), with to_update 0: the selection is the whole new set (ADR 19).
+ * devices to one of its users), with to_update 0: the selection is the whole new set (ADR 18).
  */
 export function linkDevices(request: LinkRequest): Promise<LinkDevicesResult> {
   const path = request.kind === 'client' ? '/api/devices/link/client' : '/api/devices/link/user';

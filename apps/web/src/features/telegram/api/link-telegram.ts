@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 /**
  * "Vincular contas" (A12): POST /api/authenticate for a Bearer token, then POST /api/me/telegram/{chatId}/link with
- * it (empty body; the link's one-time token in the query, ADR 25). The token served only this: it is revoked after,
+ * it (empty body; the link's one-time token in the query, ADR 21). The token served only this: it is revoked after,
  * and the browser's own session, if any, is left as it was.
  */
 export async function linkTelegram(chatId: string, linkToken: string, credentials: LoginBody): Promise<string> {

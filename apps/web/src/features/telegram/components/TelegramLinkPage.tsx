@@ -10,7 +10,7 @@ import { useLinkTelegram } from '../api/link-telegram';
 /**
  * /telegram/{chatId}/login (A12): "Vincular contas". Opened from the link the bot sends in answer to /start; signs
  * in with username and password and links that chat to the account. The link's one-time token (`?token=`) is what
- * proves the chat asked for it (ADR 25); without it the page says to ask the bot for a new link.
+ * proves the chat asked for it (ADR 21); without it the page says to ask the bot for a new link.
  */
 export function TelegramLinkPage() {
   const { chatId = '' } = useParams();
