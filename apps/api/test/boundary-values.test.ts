@@ -294,6 +294,17 @@ describe('boundary values stored through every write route', () => {
     await write('POST', '/api/client-active-inactive', admin, { client_id: state.newEnterprise, status: false });
     state.tokens.joao = await login(USERNAME_60);
 
+    // Notification channels (A10): on, off and on again, so the reads below meet a stored one; presence on a live screen.
+    await write('POST', '/api/me/config/notification-channel', aurora, { channel: 'email' });
+    await write('DELETE', '/api/me/config/notification-channel', aurora, { channel: 'email' });
+    await write('POST', '/api/me/config/notification-channel', aurora, { channel: 'email' });
+    await write('POST', '/api/session/presence', aurora);
+    // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);
+    // linking with a bot is in notifications.test.ts. Unlinking an account without a chat succeeds.
+    const chat = '-1009223372036854775';
+    record('POST', `/api/me/telegram/${chat}/link`, await call('POST', `/api/me/telegram/${chat}/link?token=${'t'.repeat(32)}`, aurora));
+    await write('DELETE', '/api/me/telegram', aurora);
+
     // The signed-up account edits its own profile to the longest values and changes its password (A7).
     const own = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
     const profile = { name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(99) 99999-9999' };
@@ -390,6 +401,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
     await ctx.db.insertInto('email_verifications').values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + 86_400_000), used_at: null }).execute();
     return [{ token }];
   }
+  if (url.startsWith('/api/alarms/')) return (await ctx.db.selectFrom('alarms').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/firmwares/')) return (await ctx.db.selectFrom('firmwares').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.includes('device')) return (await ids('devices')).map((id) => ({ id }));
   throw new Error(`${route.key}: which stored rows fill ${key}? Teach pathValues.`);
