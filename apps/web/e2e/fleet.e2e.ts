@@ -33,8 +33,9 @@ async function signedIn(username: string, password = DEMO_PASSWORD, viewport = D
 }
 
 async function openMenu(page: Page, label: string) {
-  const burger = page.getByRole('button', { name: 'Abrir menu' });
-  if (await burger.isVisible()) await burger.click();
+  // Below 768 px the menu sits behind the top bar's burger. Decided by the viewport, not by whether the burger is
+  // visible yet: right after sign-in the shell may still be loading.
+  if ((page.viewportSize()?.width ?? DESKTOP.width) < 768) await page.getByRole('button', { name: 'Abrir menu' }).click();
   await page.getByTestId('side-menu').getByRole('link', { name: label, exact: true }).click();
 }
 

@@ -36,7 +36,9 @@ export function SideMenu({ session, onLogout, onNavigate, entries = screens }: S
         )}
       </Box>
       <Divider />
-      <ScrollArea style={{ flex: 1 }} p="xs">
+      {/* minHeight 0: a flex item would otherwise grow to its content, and a long menu (the super admin's, on a
+          phone) would run off the screen instead of scrolling. */}
+      <ScrollArea style={{ flex: 1, minHeight: 0 }} p="xs">
         <nav aria-label="Menu principal">
           {items.map((item) => (
             <NavLink
