@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,7 +11,6 @@ import { CLIENT_VERSION } from '@sentinela/contract';
 import { buildApp } from '../src/app';
 import type { AppConfig } from '../src/config/config';
 import { openDatabase, type DatabaseHandle } from '../src/db/database';
-import { migrateToLatest } from '../src/db/migrate';
 import { ManualClock } from '../src/lib/clock';
 import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo';
 import { withDatabase } from './global-setup';
@@ -115,13 +116,28 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   ...overrides,
 });
 
-/** A fresh database for one test file: a copy of the migrated template, or an in-memory PGlite. */
+// The tsconfig's libraries declare WebAssembly's types but not its global object, which Node has.
+const { WebAssembly: wasm } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } };
+
+let compiledPglite: Promise<{ pgliteWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+
+/** PGlite's WebAssembly, compiled once per test process (several test files run in one) instead of once per database. */
+function pgliteAssets() {
+  compiledPglite ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [wasmBytes, bundle] = await Promise.all([readFile(path.join(dist, 'pglite.wasm')), readFile(path.join(dist, 'pglite.data'))]);
+    return { pgliteWasmModule: await wasm.compile(wasmBytes), fsBundle: new Blob([bundle]) };
+  })();
+  return compiledPglite;
+}
+
+/** A fresh database for one test file: a copy of the migrated template, or an in-memory PGlite loaded from its dump. */
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const postgres = inject('postgres');
   if (!postgres) {
-    const handle = await openDatabase({ dataDir: 'memory://' });
-    await migrateToLatest(handle.db);
-    return handle;
+    const dump = inject('pgliteDump');
+    if (!dump) throw new Error('the global setup made no migrated PGlite database');
+    return openDatabase({ dataDir: 'memory://', embedded: { ...(await pgliteAssets()), loadDataDir: new Blob([readFileSync(dump)]) } });
   }
   const name = `t_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: postgres.url });

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, types as liteTypes } from '@electric-sql/pglite';
+import { PGlite, types as liteTypes, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
@@ -37,6 +37,11 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
   dataDir: string;
+  /**
+   * Tests only: the embedded database starts as a copy of a dump (`loadDataDir`, made by `PGlite.dumpDataDir`)
+   * instead of running initdb and every migration again, from WebAssembly compiled once per process.
+   */
+  embedded?: Pick<PGliteOptions, 'loadDataDir' | 'pgliteWasmModule' | 'fsBundle'>;
   poolSize?: number;
   /** Told when an idle pooled connection fails (logged by the app); the process carries on either way. */
   onIdleError?: (err: Error) => void;
@@ -54,6 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
   const lite = await PGlite.create(options.dataDir, {
+    ...options.embedded,
     parsers: { [liteTypes.INT8]: (v: string) => Number(v), [liteTypes.NUMERIC]: (v: string) => Number(v) },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: lite }) });
