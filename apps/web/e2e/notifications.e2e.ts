@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import pg from 'pg';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 
 let browser: Browser;
@@ -56,8 +57,8 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     expect(await telegram.isDisabled()).toBe(true);
     await page.getByText('Vincule sua conta do Telegram').waitFor();
     expect(await page.getByRole('link', { name: 'Abrir o bot no Telegram' }).getAttribute('href')).toBe('https://t.me/sentinela_teste_bot');
-    await page.getByText('O envio por SMS não está configurado neste servidor').waitFor();
-    expect(await page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(true);
+    // SMS and WhatsApp providers are configured (the local fakes) and Maria has a mobile number: usable.
+    expect(await page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(false);
     await email.click({ force: true });
     await expect.poll(() => email.isChecked()).toBe(true);
     await page.reload();
@@ -179,6 +180,66 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
       await screenshot(page, `alarm-deliveries-${name}`);
       expect(csp).toEqual([]);
       await context.close();
+    }
+  });
+});
+
+describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
+  it('a user with a mobile number turns SMS and WhatsApp on; a landline shows why they cannot be used', async () => {
+    const { context, page } = await newPage(browser);
+    const csp = await watchCspViolations(page);
+    await login(page, 'maria.souza');
+    await page.waitForURL('**/my-devices');
+    await page.goto('/settings');
+    const sms = page.getByRole('switch', { name: 'SMS' });
+    const whatsapp = page.getByRole('switch', { name: 'WhatsApp' });
+    await sms.waitFor();
+    expect(await sms.isDisabled()).toBe(false);
+    expect(await whatsapp.isDisabled()).toBe(false);
+    await sms.click({ force: true });
+    await expect.poll(() => sms.isChecked()).toBe(true);
+    await whatsapp.click({ force: true });
+    await expect.poll(() => whatsapp.isChecked()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('switch', { name: 'WhatsApp' }).isChecked()).toBe(true);
+    await screenshot(page, 'settings-sms-whatsapp-on-desktop');
+    // Turned off again, so that the other specs' alarms send nothing to the fakes on Maria's behalf.
+    await page.getByRole('switch', { name: 'SMS' }).click({ force: true });
+    await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(false);
+    await page.getByRole('switch', { name: 'WhatsApp' }).click({ force: true });
+    await expect.poll(() => page.getByRole('switch', { name: 'WhatsApp' }).isChecked()).toBe(false);
+    expect(csp).toEqual([]);
+    await context.close();
+
+    // Vida's administrator with a landline on the profile: both refused, with why and the way to the profile.
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    try {
+      await db.query(`UPDATE users SET phone = '(31) 3333-4444' WHERE username = 'vida.adm'`);
+      const phone = await newPage(browser, PHONE);
+      const phoneCsp = await watchCspViolations(phone.page);
+      await login(phone.page, 'vida.adm');
+      await phone.page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await phone.page.goto('/settings');
+      await phone.page.getByText('O telefone do seu perfil é fixo: cadastre um celular para receber notificações por SMS.').waitFor();
+      await phone.page.getByText('O telefone do seu perfil é fixo: cadastre um celular para receber notificações por WhatsApp.').waitFor();
+      expect(await phone.page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(true);
+      expect(await phone.page.getByRole('switch', { name: 'WhatsApp' }).isDisabled()).toBe(true);
+      expect(await phone.page.getByRole('link', { name: 'Ir para o Perfil' }).count()).toBeGreaterThanOrEqual(2);
+      await screenshot(phone.page, 'settings-sms-landline-phone');
+      expect(phoneCsp).toEqual([]);
+      await phone.context.close();
+      const onPhone = await newPage(browser, PHONE);
+      await login(onPhone.page, 'maria.souza');
+      await onPhone.page.waitForURL('**/my-devices');
+      await onPhone.page.goto('/settings');
+      await onPhone.page.getByRole('switch', { name: 'WhatsApp' }).waitFor();
+      await screenshot(onPhone.page, 'settings-sms-whatsapp-phone');
+      await onPhone.context.close();
+    } finally {
+      await db.query(`UPDATE users SET phone = '(11) 99999-0001' WHERE username = 'vida.adm'`);
+      await db.end();
     }
   });
 });
