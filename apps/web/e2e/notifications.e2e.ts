@@ -10,6 +10,8 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const CHAT = 7_000_123;
+/** Maria's profile phone, (11) 99999-0001, as the providers receive it. */
+const MARIA_MOBILE = '+5511999990001';
 const PHONE = { width: 390, height: 844 };
 
 interface BotCall {
@@ -204,6 +206,35 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole('switch', { name: 'WhatsApp' }).isChecked()).toBe(true);
     await screenshot(page, 'settings-sms-whatsapp-on-desktop');
+
+    // Caixa Térmica 02 (2 to 8 °C, linked to Maria) reads 13 °C: her mobile gets the SMS and the WhatsApp template.
+    const base = inject('baseURL');
+    const ingest = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:03', ts: new Date().toISOString(), temperature: 13, humidity: 50 }] }),
+    });
+    expect(ingest.status).toBe(200);
+    const received = async (url: string) => (await (await fetch(`${url}/_control/messages`)).json()) as Array<Record<string, unknown>>;
+    await expect
+      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).includes('ALARME Temperatura alta em Caixa Térmica 02') && String(m.Body).includes('valor 13,00 °C')), { timeout: 30_000 })
+      .toBe(true);
+    await expect
+      .poll(async () => (await received(inject('whatsappURL'))).some((m) => m.to === MARIA_MOBILE && m.template === 'sentinela_alarme_aberto' && String(m.text).startsWith('🚨 Alarme no dispositivo Caixa Térmica 02') && String(m.text).includes(': Temperatura alta, 13,00 °C (limite 8,00 °C)')), { timeout: 30_000 })
+      .toBe(true);
+    await page.goto('/my-devices');
+    await page.getByRole('row').filter({ hasText: 'Caixa Térmica 02' }).getByRole('link', { name: 'Histórico' }).click();
+    await page.waitForURL('**/device-history/**');
+    await page.getByRole('tab', { name: 'Alarmes' }).click();
+    await page.getByRole('row').filter({ hasText: 'Temperatura alta' }).first().getByRole('button', { name: 'Detalhes do alarme' }).click();
+    const log = page.getByRole('dialog', { name: 'Detalhes do alarme' }).getByRole('table', { name: 'Notificações enviadas' });
+    for (const channel of ['SMS', 'WhatsApp']) {
+      await log.getByRole('row').filter({ hasText: channel }).filter({ hasText: MARIA_MOBILE }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+    }
+    await page.waitForTimeout(400);
+    await screenshot(page, 'alarm-deliveries-sms-whatsapp-desktop');
+    await page.goto('/settings');
+
     // Turned off again, so that the other specs' alarms send nothing to the fakes on Maria's behalf.
     await page.getByRole('switch', { name: 'SMS' }).click({ force: true });
     await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(false);
