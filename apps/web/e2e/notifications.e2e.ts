@@ -233,6 +233,16 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     }
     await page.waitForTimeout(400);
     await screenshot(page, 'alarm-deliveries-sms-whatsapp-desktop');
+    // Back inside the limits: the alarm ends (and says so by SMS), leaving the device as the other specs expect it.
+    const back = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:03', ts: new Date().toISOString(), temperature: 5, humidity: 50 }] }),
+    });
+    expect(back.status).toBe(200);
+    await expect
+      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).startsWith('Sentinela: alarme encerrado, Temperatura alta em Caixa Térmica 02')), { timeout: 30_000 })
+      .toBe(true);
     await page.goto('/settings');
 
     // Turned off again, so that the other specs' alarms send nothing to the fakes on Maria's behalf.
