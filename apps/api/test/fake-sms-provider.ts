@@ -30,6 +30,8 @@ export async function startFakeSmsProvider(options: { accountSid?: string; authT
   const waiters = new Set<Waiter>();
   /** HTTP statuses to answer the next requests with (a provider down for a while). */
   const failures: number[] = [];
+  /** Requests to leave unanswered until the client gives up (a provider that hangs). */
+  let hangs = 0;
   let nextId = 1;
   /** Requests refused (bad credentials or fields), for tests that check nothing got through. */
   let refused = 0;
@@ -55,6 +57,8 @@ export async function startFakeSmsProvider(options: { accountSid?: string; authT
   }
 
   const server = createServer((req, res) => {
+    // A hung request ends when the client aborts it; on close, it must not hold the server open.
+    req.socket.setTimeout(0);
     void (async () => {
       // For tests in another process (the e2e specs): the messages received so far.
       if (req.url === '/_control/messages' && req.method === 'GET') return reply(res, 200, messages);
@@ -66,6 +70,13 @@ export async function startFakeSmsProvider(options: { accountSid?: string; authT
       if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return twilioError(res, 400, 20001, 'Content-Type must be application/x-www-form-urlencoded');
       const failing = failures.shift();
       if (failing !== undefined) return twilioError(res, failing, 20500, 'Internal Server Error');
+      if (hangs > 0) {
+        hangs--;
+        refused++;
+        wakeAll();
+        // Never answered: the connection stays open until the client aborts it.
+        return;
+      }
       const form = new URLSearchParams(body);
       const to = form.get('To');
       const text = form.get('Body');
@@ -145,12 +156,20 @@ export async function startFakeSmsProvider(options: { accountSid?: string; authT
     failNext(status: number, times: number) {
       for (let i = 0; i < times; i++) failures.push(status);
     },
+    /** Leave the next `times` valid requests unanswered. */
+    hangNext(times: number) {
+      hangs += times;
+    },
     /** Accept another token from now on (the app's one is then refused: revoked credentials). */
     setAuthToken(token: string) {
       authToken = token;
     },
     waitForMessage,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

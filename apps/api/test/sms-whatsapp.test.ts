@@ -157,6 +157,17 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
     await waitForDeliveries(alarm.id, joao, 6);
   });
 
+  it('a provider that does not answer is given up after SMS_TIMEOUT_MS and retried', async () => {
+    sms.hangNext(1);
+    expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -10), temperature: -2, humidity: 50 }])).statusCode).toBe(200);
+    const device = await deviceByMac(ctx, TRUCK_2);
+    const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).where('type', '=', 'temperature_low').executeTakeFirstOrThrow();
+    const log = await waitForDeliveries(alarm.id, joao, 3, (d) => d.status === 'sent');
+    expect(log.filter((d) => d.channel === 'sms').map((d) => d.attempts).sort()).toEqual([1, 2]);
+    expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -5), temperature: 5, humidity: 50 }])).statusCode).toBe(200);
+    await waitForDeliveries(alarm.id, joao, 6);
+  });
+
   it('credentials the provider refuses (401) are recorded failed at once, without retrying', async () => {
     sms.setAuthToken('rotated-token');
     whatsapp.setAccessToken('rotated-token');
