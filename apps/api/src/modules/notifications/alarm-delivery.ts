@@ -196,7 +196,10 @@ export class AlarmDeliveryService {
       await recordSent(this.db, deliveryId, this.clock.now(), messageId);
     } catch (error) {
       // A refusal no retry can change (invalid number, credentials refused): failed now, not after 17 minutes.
-      if (error instanceof PermanentDeliveryError) return recordError(this.db, deliveryId, error.message, true);
+      if (error instanceof PermanentDeliveryError) {
+        this.log.warn({ deliveryId, channel: delivery.channel, reason: error.message }, 'alarm delivery refused for good by the provider');
+        return recordError(this.db, deliveryId, error.message, true);
+      }
       await recordError(this.db, deliveryId, errorText(error), false);
       throw error;
     }

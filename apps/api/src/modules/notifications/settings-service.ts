@@ -16,7 +16,7 @@ type Usability = Pick<NotificationChannelStatus, 'available' | 'reason' | 'actio
 
 const PROFILE_ACTION = { label: 'Ir para o Perfil', href: '/profile' };
 
-/** Channels that alarms are delivered through today (ADR 21); the others wait for a provider. */
+/** Channels that alarms are delivered through today (ADR 21, ADR 23); the others wait for a provider. */
 export const DELIVERED_CHANNELS: readonly NotificationChannel[] = ['email', 'telegram', 'sms', 'whatsapp'];
 
 /**
