@@ -31,6 +31,7 @@ import { FirmwareStorage } from './modules/firmware/storage';
 import { TelegramBot } from './modules/telegram/bot';
 import { TelegramMessages } from './modules/telegram/message-job';
 import { TelegramLinkService } from './modules/telegram/link-service';
+import { createPhoneSenders } from './modules/notifications/channels/phone-senders';
 import { NotificationSettingsService } from './modules/notifications/settings-service';
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
 import { LocationService } from './modules/locations/service';
@@ -121,7 +122,8 @@ export function createServices(
   const alarms = new AlarmService(db, clock, events);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log);
+  const phoneSenders = createPhoneSenders(config);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -154,7 +156,7 @@ export function createServices(
     firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
     telegram,
     telegramLinks,
-    notificationSettings: new NotificationSettingsService(db, telegram),
+    notificationSettings: new NotificationSettingsService(db, telegram, phoneSenders),
     alarmDeliveries,
     locations: new LocationService(db, clock),
     geocoder: new GeocoderService({

@@ -7,6 +7,8 @@ import { startRoutingServer, startTileServer } from './fake-map-services';
 import { startMailServer } from './fake-mail-server';
 import { startFakeTelegram } from '../../api/test/fake-telegram';
 import { startCepServer } from './fake-cep-service';
+import { startFakeSmsProvider } from '../../api/test/fake-sms-provider';
+import { startFakeWhatsApp } from '../../api/test/fake-whatsapp';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +22,9 @@ declare module 'vitest' {
     mailboxURL: string;
     /** The local Telegram Bot API server's control (POST /_control/send-text, GET /_control/calls). */
     telegramURL: string;
+    /** The local SMS provider's and WhatsApp Cloud API's control (GET /_control/messages): what they received. */
+    smsURL: string;
+    whatsappURL: string;
   }
 }
 
@@ -67,6 +72,8 @@ export default async function setup(project: TestProject) {
   const mail = await startMailServer();
   const telegram = await startFakeTelegram();
   const cep = await startCepServer();
+  const sms = await startFakeSmsProvider();
+  const whatsapp = await startFakeWhatsApp();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -94,6 +101,13 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       CEP_LOOKUP_URL: cep.url,
       CONTACT_EMAIL: 'contato@sentinela.example',
+      SMS_API_URL: sms.url,
+      SMS_ACCOUNT_SID: sms.accountSid,
+      SMS_AUTH_TOKEN: sms.authToken,
+      SMS_FROM: sms.from,
+      WHATSAPP_API_URL: whatsapp.url,
+      WHATSAPP_PHONE_NUMBER_ID: whatsapp.phoneNumberId,
+      WHATSAPP_ACCESS_TOKEN: whatsapp.accessToken,
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -105,12 +119,15 @@ export default async function setup(project: TestProject) {
   project.provide('routingURL', routing.url);
   project.provide('mailboxURL', mail.mailboxUrl);
   project.provide('telegramURL', telegram.apiRoot);
+  project.provide('smsURL', sms.url);
+  project.provide('whatsappURL', whatsapp.url);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
     await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
+    await Promise.all([sms.close(), whatsapp.close()]);
     stopPostgres?.();
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import pg from 'pg';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 
 let browser: Browser;
@@ -9,6 +10,8 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const CHAT = 7_000_123;
+/** Maria's profile phone, (11) 99999-0001, as the providers receive it. */
+const MARIA_MOBILE = '+5511999990001';
 const PHONE = { width: 390, height: 844 };
 
 interface BotCall {
@@ -56,8 +59,8 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
     expect(await telegram.isDisabled()).toBe(true);
     await page.getByText('Vincule sua conta do Telegram').waitFor();
     expect(await page.getByRole('link', { name: 'Abrir o bot no Telegram' }).getAttribute('href')).toBe('https://t.me/sentinela_teste_bot');
-    await page.getByText('O envio por SMS não está configurado neste servidor').waitFor();
-    expect(await page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(true);
+    // SMS and WhatsApp providers are configured (the local fakes) and Maria has a mobile number: usable.
+    expect(await page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(false);
     await email.click({ force: true });
     await expect.poll(() => email.isChecked()).toBe(true);
     await page.reload();
@@ -179,6 +182,105 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
       await screenshot(page, `alarm-deliveries-${name}`);
       expect(csp).toEqual([]);
       await context.close();
+    }
+  });
+});
+
+describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
+  it('a user with a mobile number turns SMS and WhatsApp on; a landline shows why they cannot be used', async () => {
+    const { context, page } = await newPage(browser);
+    const csp = await watchCspViolations(page);
+    await login(page, 'maria.souza');
+    await page.waitForURL('**/my-devices');
+    await page.goto('/settings');
+    const sms = page.getByRole('switch', { name: 'SMS' });
+    const whatsapp = page.getByRole('switch', { name: 'WhatsApp' });
+    await sms.waitFor();
+    expect(await sms.isDisabled()).toBe(false);
+    expect(await whatsapp.isDisabled()).toBe(false);
+    await sms.click({ force: true });
+    await expect.poll(() => sms.isChecked()).toBe(true);
+    await whatsapp.click({ force: true });
+    await expect.poll(() => whatsapp.isChecked()).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('switch', { name: 'WhatsApp' }).isChecked()).toBe(true);
+    await screenshot(page, 'settings-sms-whatsapp-on-desktop');
+
+    // Caixa Térmica 02 (2 to 8 °C, linked to Maria) reads 13 °C: her mobile gets the SMS and the WhatsApp template.
+    const base = inject('baseURL');
+    const ingest = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:03', ts: new Date().toISOString(), temperature: 13, humidity: 50 }] }),
+    });
+    expect(ingest.status).toBe(200);
+    const received = async (url: string) => (await (await fetch(`${url}/_control/messages`)).json()) as Array<Record<string, unknown>>;
+    await expect
+      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).includes('ALARME Temperatura alta em Caixa Térmica 02') && String(m.Body).includes('valor 13,00 °C')), { timeout: 30_000 })
+      .toBe(true);
+    await expect
+      .poll(async () => (await received(inject('whatsappURL'))).some((m) => m.to === MARIA_MOBILE && m.template === 'sentinela_alarme_aberto' && String(m.text).startsWith('🚨 Alarme no dispositivo Caixa Térmica 02') && String(m.text).includes(': Temperatura alta, 13,00 °C (limite 8,00 °C)')), { timeout: 30_000 })
+      .toBe(true);
+    await page.goto('/my-devices');
+    await page.getByRole('row').filter({ hasText: 'Caixa Térmica 02' }).getByRole('link', { name: 'Histórico' }).click();
+    await page.waitForURL('**/device-history/**');
+    await page.getByRole('tab', { name: 'Alarmes' }).click();
+    await page.getByRole('row').filter({ hasText: 'Temperatura alta' }).first().getByRole('button', { name: 'Detalhes do alarme' }).click();
+    const log = page.getByRole('dialog', { name: 'Detalhes do alarme' }).getByRole('table', { name: 'Notificações enviadas' });
+    for (const channel of ['SMS', 'WhatsApp']) {
+      await log.getByRole('row').filter({ hasText: channel }).filter({ hasText: MARIA_MOBILE }).filter({ hasText: 'Enviada' }).waitFor({ timeout: 30_000 });
+    }
+    await page.waitForTimeout(400);
+    await screenshot(page, 'alarm-deliveries-sms-whatsapp-desktop');
+    // Back inside the limits: the alarm ends (and says so by SMS), leaving the device as the other specs expect it.
+    const back = await fetch(`${base}/api/ingest/readings`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:02:03', ts: new Date().toISOString(), temperature: 5, humidity: 50 }] }),
+    });
+    expect(back.status).toBe(200);
+    await expect
+      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).startsWith('Sentinela: alarme encerrado, Temperatura alta em Caixa Térmica 02')), { timeout: 30_000 })
+      .toBe(true);
+    await page.goto('/settings');
+
+    // Turned off again, so that the other specs' alarms send nothing to the fakes on Maria's behalf.
+    await page.getByRole('switch', { name: 'SMS' }).click({ force: true });
+    await expect.poll(() => page.getByRole('switch', { name: 'SMS' }).isChecked()).toBe(false);
+    await page.getByRole('switch', { name: 'WhatsApp' }).click({ force: true });
+    await expect.poll(() => page.getByRole('switch', { name: 'WhatsApp' }).isChecked()).toBe(false);
+    expect(csp).toEqual([]);
+    await context.close();
+
+    // Vida's administrator with a landline on the profile: both refused, with why and the way to the profile.
+    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    await db.connect();
+    try {
+      await db.query(`UPDATE users SET phone = '(31) 3333-4444' WHERE username = 'vida.adm'`);
+      const phone = await newPage(browser, PHONE);
+      const phoneCsp = await watchCspViolations(phone.page);
+      await login(phone.page, 'vida.adm');
+      await phone.page.waitForURL((url) => !url.pathname.startsWith('/login'));
+      await phone.page.goto('/settings');
+      await phone.page.getByText('O telefone do seu perfil é fixo: cadastre um celular para receber notificações por SMS.').waitFor();
+      await phone.page.getByText('O telefone do seu perfil é fixo: cadastre um celular para receber notificações por WhatsApp.').waitFor();
+      expect(await phone.page.getByRole('switch', { name: 'SMS' }).isDisabled()).toBe(true);
+      expect(await phone.page.getByRole('switch', { name: 'WhatsApp' }).isDisabled()).toBe(true);
+      expect(await phone.page.getByRole('link', { name: 'Ir para o Perfil' }).count()).toBeGreaterThanOrEqual(2);
+      await screenshot(phone.page, 'settings-sms-landline-phone');
+      expect(phoneCsp).toEqual([]);
+      await phone.context.close();
+      const onPhone = await newPage(browser, PHONE);
+      await login(onPhone.page, 'maria.souza');
+      await onPhone.page.waitForURL('**/my-devices');
+      await onPhone.page.goto('/settings');
+      await onPhone.page.getByRole('switch', { name: 'WhatsApp' }).waitFor();
+      await screenshot(onPhone.page, 'settings-sms-whatsapp-phone');
+      await onPhone.context.close();
+    } finally {
+      await db.query(`UPDATE users SET phone = '(11) 99999-0001' WHERE username = 'vida.adm'`);
+      await db.end();
     }
   });
 });

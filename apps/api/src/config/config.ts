@@ -93,6 +93,21 @@ const Env = z.object({
   TELEGRAM_WEBHOOK_URL: z.url().optional(),
   TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'letters, digits, _ and - only (1 to 256)').optional(),
   TELEGRAM_LINK_MINUTES: z.coerce.number().int().positive().max(24 * 60).default(15),
+  // Alarm messages by SMS and WhatsApp (D6, ADR 23): a Twilio-compatible Messages API, and the WhatsApp Cloud API
+  // with template messages. Each channel is on only when its credentials are all given.
+  SMS_API_URL: z.url().default('https://api.twilio.com'),
+  SMS_ACCOUNT_SID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only').optional().or(z.literal('')),
+  SMS_AUTH_TOKEN: z.string().optional(),
+  SMS_FROM: z.string().regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32}|[A-Za-z0-9 ]{1,11})$/, 'a number in E.164 (+5511…), a Messaging Service SID (MG…) or an alphanumeric sender id').optional().or(z.literal('')),
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WHATSAPP_API_URL: z.url().default('https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: z.string().regex(/^v\d{1,3}\.\d{1,3}$/, 'a Graph API version such as v22.0').default('v22.0'),
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{1,30}$/, 'digits only (the phone number ID of WhatsApp Manager)').optional().or(z.literal('')),
+  WHATSAPP_ACCESS_TOKEN: z.string().optional(),
+  WHATSAPP_TEMPLATE_OPENED: z.string().regex(/^[a-z0-9_]{1,512}$/, 'lowercase letters, digits and _ (a template name)').default('sentinela_alarme_aberto'),
+  WHATSAPP_TEMPLATE_ENDED: z.string().regex(/^[a-z0-9_]{1,512}$/, 'lowercase letters, digits and _ (a template name)').default('sentinela_alarme_encerrado'),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'a template language code such as pt_BR').default('pt_BR'),
+  WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -225,6 +240,24 @@ export interface AppConfig {
   telegramWebhookSecret: string | undefined;
   /** How long the link the bot's /start answer carries works. */
   telegramLinkMinutes: number;
+  /** Root of a Twilio-compatible Messages API (default https://api.twilio.com). */
+  smsApiUrl: string;
+  /** Account SID and auth token (HTTP Basic) and the sender (a number, a Messaging Service SID MG…, or a sender id); all three or SMS is off. */
+  smsAccountSid: string | undefined;
+  smsAuthToken: string | undefined;
+  smsFrom: string | undefined;
+  smsTimeoutMs: number;
+  /** Root of the Graph API serving the WhatsApp Cloud API (default https://graph.facebook.com), and its version. */
+  whatsappApiUrl: string;
+  whatsappApiVersion: string;
+  /** The sending number's ID and an access token; both or WhatsApp is off. */
+  whatsappPhoneNumberId: string | undefined;
+  whatsappAccessToken: string | undefined;
+  /** Names and language of the approved templates of an alarm that opened and one that ended (README, ADR 23). */
+  whatsappTemplateOpened: string;
+  whatsappTemplateEnded: string;
+  whatsappTemplateLanguage: string;
+  whatsappTimeoutMs: number;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -335,6 +368,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWebhookUrl: e.TELEGRAM_WEBHOOK_URL || undefined,
     telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET || undefined,
     telegramLinkMinutes: e.TELEGRAM_LINK_MINUTES,
+    smsApiUrl: e.SMS_API_URL.replace(/\/+$/, ''),
+    smsAccountSid: e.SMS_ACCOUNT_SID || undefined,
+    smsAuthToken: e.SMS_AUTH_TOKEN || undefined,
+    smsFrom: e.SMS_FROM || undefined,
+    smsTimeoutMs: e.SMS_TIMEOUT_MS,
+    whatsappApiUrl: e.WHATSAPP_API_URL.replace(/\/+$/, ''),
+    whatsappApiVersion: e.WHATSAPP_API_VERSION,
+    whatsappPhoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID || undefined,
+    whatsappAccessToken: e.WHATSAPP_ACCESS_TOKEN || undefined,
+    whatsappTemplateOpened: e.WHATSAPP_TEMPLATE_OPENED,
+    whatsappTemplateEnded: e.WHATSAPP_TEMPLATE_ENDED,
+    whatsappTemplateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
+    whatsappTimeoutMs: e.WHATSAPP_TIMEOUT_MS,
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

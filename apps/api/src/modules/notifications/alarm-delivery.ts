@@ -14,7 +14,10 @@ import { composeMail } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
 import type { TenantScope } from '../../lib/tenant-scope';
-import { alarmText, telegramText, type AlarmFacts } from './alarm-message';
+import { alarmParts, alarmText, telegramText, type AlarmFacts } from './alarm-message';
+import { PermanentDeliveryError } from './channels/delivery-error';
+import type { PhoneSenders } from './channels/phone-senders';
+import { smsText, whatsappParameters } from './channels/phone-texts';
 import {
   findAlarmFacts,
   findDelivery,
@@ -84,6 +87,7 @@ export class AlarmDeliveryService {
     private readonly alarms: AlarmService,
     events: EventBus,
     private readonly log: JobLog,
+    private readonly phones: PhoneSenders,
   ) {
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
@@ -129,7 +133,10 @@ export class AlarmDeliveryService {
   private async fanOut({ alarmId, event }: NotifyPayload): Promise<void> {
     const row = await findAlarmFacts(this.db, alarmId);
     if (!row || !row.enterprise_id) return;
-    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured);
+    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured, {
+      sms: this.phones.sms.configured,
+      whatsapp: this.phones.whatsapp.configured,
+    });
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
     for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
     await markAnnounced(this.db, alarmId, event, this.clock.now());
@@ -175,11 +182,24 @@ export class AlarmDeliveryService {
           button = { text: 'Reconhecer', data: `${ACK_PREFIX}${token}` };
         }
         messageId = await this.telegram.send(delivery.recipient, telegramText(text), button);
+      } else if (delivery.channel === 'sms') {
+        const parts = alarmParts(facts, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
+        const sent = await this.phones.sms.send(delivery.recipient, smsText(parts, delivery.event));
+        this.log.info({ deliveryId, sid: sent.sid, status: sent.status }, 'alarm sms accepted by the provider');
+      } else if (delivery.channel === 'whatsapp') {
+        const parts = alarmParts(facts, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
+        const sent = await this.phones.whatsapp.sendTemplate(delivery.recipient, delivery.event, whatsappParameters(parts, delivery.event));
+        this.log.info({ deliveryId, messageId: sent.id }, 'alarm whatsapp message accepted by the provider');
       } else {
         throw new Error(`channel ${delivery.channel} has no provider`);
       }
       await recordSent(this.db, deliveryId, this.clock.now(), messageId);
     } catch (error) {
+      // A refusal no retry can change (invalid number, credentials refused): failed now, not after 17 minutes.
+      if (error instanceof PermanentDeliveryError) {
+        this.log.warn({ deliveryId, channel: delivery.channel, reason: error.message }, 'alarm delivery refused for good by the provider');
+        return recordError(this.db, deliveryId, error.message, true);
+      }
       await recordError(this.db, deliveryId, errorText(error), false);
       throw error;
     }

@@ -86,3 +86,32 @@ export function alarmText(f: AlarmFacts, event: 'opened' | 'ended', options: { p
 export function telegramText(text: AlarmText): string {
   return [...text.lines, '', `Histórico do dispositivo: ${text.url}`].join('\n');
 }
+
+/** An alarm's message in separate short fields, for channels that compose their own text (SMS, WhatsApp templates). */
+export interface AlarmParts {
+  /** "Temperatura alta" */
+  name: string;
+  device: string;
+  travel: string | null;
+  measure: string;
+  value: string;
+  limit: string;
+  since: string;
+  until: string | null;
+  url: string;
+}
+
+export function alarmParts(f: AlarmFacts, options: { publicUrl: string; timeZone: string }): AlarmParts {
+  const clock = zonedClock(options.timeZone);
+  return {
+    name: ALARM_TYPE_NAMES[f.type],
+    device: f.deviceName,
+    travel: f.travel,
+    measure: MEASURES[f.type],
+    value: valueOf(f),
+    limit: limitOf(f),
+    since: clock.dateTimeMinutes(f.startedAt),
+    until: f.endedAt ? clock.dateTimeMinutes(f.endedAt) : null,
+    url: historyUrl(options.publicUrl, f),
+  };
+}

@@ -1,6 +1,7 @@
 import { Profile, type AlarmDelivery, type NotificationChannel } from '@sentinela/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { brazilianMobile } from './channels/phone-number';
 
 /** An alarm with what its messages say about it. */
 export async function findAlarmFacts(db: Db, alarmId: string) {
@@ -32,14 +33,19 @@ export interface Recipient {
  * administrators, and users linked to it), through each delivered channel they turned on and can use. Platform
  * administrators see every enterprise's devices but are not sent every enterprise's alarms (ADR 21).
  */
-export async function recipientsOf(db: Db, device: { id: string; enterpriseId: string }, telegramConfigured: boolean): Promise<Recipient[]> {
+export async function recipientsOf(
+  db: Db,
+  device: { id: string; enterpriseId: string },
+  telegramConfigured: boolean,
+  phones: Record<'sms' | 'whatsapp', boolean>,
+): Promise<Recipient[]> {
   const rows = await db
     .selectFrom('users as u')
     .innerJoin('notification_channels as nc', 'nc.user_id', 'u.id')
-    .select(['u.id', 'u.email', 'u.verified', 'u.telegram_chat_id', 'nc.channel'])
+    .select(['u.id', 'u.email', 'u.verified', 'u.telegram_chat_id', 'u.phone', 'nc.channel'])
     .where('u.enterprise_id', '=', device.enterpriseId)
     .where('u.disabled', '=', false)
-    .where('nc.channel', 'in', ['email', 'telegram'])
+    .where('nc.channel', 'in', ['email', 'telegram', 'sms', 'whatsapp'])
     .where((eb) =>
       eb.or([
         eb('u.profile_id', '=', Profile.EnterpriseAdmin),
@@ -52,6 +58,11 @@ export async function recipientsOf(db: Db, device: { id: string; enterpriseId: s
   for (const r of rows) {
     if (r.channel === 'email' && r.verified) out.push({ userId: r.id, channel: 'email', recipient: r.email });
     if (r.channel === 'telegram' && telegramConfigured && r.telegram_chat_id) out.push({ userId: r.id, channel: 'telegram', recipient: r.telegram_chat_id });
+    // SMS and WhatsApp (ADR 23): to the profile's mobile as it is now, in E.164; a phone removed or no longer valid is skipped.
+    if ((r.channel === 'sms' || r.channel === 'whatsapp') && phones[r.channel]) {
+      const mobile = brazilianMobile(r.phone);
+      if (mobile.ok) out.push({ userId: r.id, channel: r.channel, recipient: mobile.e164 });
+    }
   }
   return out;
 }

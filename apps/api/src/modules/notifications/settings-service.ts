@@ -2,6 +2,7 @@ import { NOTIFICATION_CHANNELS, type NotificationChannel, type NotificationChann
 import type { Db } from '../../db/database';
 import { AppError, notFound } from '../../lib/errors';
 import type { TelegramBot } from '../telegram/bot';
+import { brazilianMobile, phoneProblemText } from './channels/phone-number';
 
 /** What decides whether a user can use a channel here. */
 interface ChannelOwner {
@@ -15,8 +16,8 @@ type Usability = Pick<NotificationChannelStatus, 'available' | 'reason' | 'actio
 
 const PROFILE_ACTION = { label: 'Ir para o Perfil', href: '/profile' };
 
-/** Channels that alarms are delivered through today (ADR 21); the others wait for a provider. */
-export const DELIVERED_CHANNELS: readonly NotificationChannel[] = ['email', 'telegram'];
+/** Channels that alarms are delivered through today (ADR 21, ADR 23); the others wait for a provider. */
+export const DELIVERED_CHANNELS: readonly NotificationChannel[] = ['email', 'telegram', 'sms', 'whatsapp'];
 
 /**
  * "Por onde deseja receber notificações?" (A10): the channels a user turned on, and whether each can be used here.
@@ -27,6 +28,8 @@ export class NotificationSettingsService {
   constructor(
     private readonly db: Db,
     private readonly telegram: TelegramBot,
+    /** The SMS and WhatsApp providers (ADR 23): whether each is configured on this server. */
+    private readonly phones: Record<'sms' | 'whatsapp', { readonly configured: boolean }>,
   ) {}
 
   async enabled(userId: string): Promise<NotificationChannel[]> {
@@ -85,10 +88,12 @@ export class NotificationSettingsService {
       case 'sms':
       case 'whatsapp': {
         const name = channel === 'sms' ? 'SMS' : 'WhatsApp';
-        if (!owner.phone) {
-          return { available: false, reason: `Cadastre um telefone no seu perfil para receber notificações por ${name}. O envio por ${name} também precisa estar configurado neste servidor.`, action: PROFILE_ACTION };
+        if (!this.phones[channel].configured) {
+          const settings = channel === 'sms' ? 'SMS_ACCOUNT_SID, SMS_AUTH_TOKEN e SMS_FROM' : 'WHATSAPP_PHONE_NUMBER_ID e WHATSAPP_ACCESS_TOKEN';
+          return { available: false, reason: `O envio por ${name} não está configurado neste servidor: o administrador precisa definir ${settings}.`, action: null };
         }
-        return { available: false, reason: `O envio por ${name} não está configurado neste servidor: o administrador precisa configurar um provedor de ${name}.`, action: null };
+        const phone = brazilianMobile(owner.phone);
+        return phone.ok ? ok : { available: false, reason: phoneProblemText(phone.problem, name), action: PROFILE_ACTION };
       }
       case 'push':
         return { available: false, reason: 'As notificações push ainda não estão disponíveis neste servidor.', action: null };
