@@ -96,6 +96,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   telegramWebhookUrl: undefined,
   telegramWebhookSecret: undefined,
   telegramLinkMinutes: 15,
+  alarmFlapMinutes: 15,
   // No geocoder unless a test starts its local one.
   geocoderUrl: undefined,
   geocoderTimeoutMs: 2000,

@@ -93,6 +93,8 @@ const Env = z.object({
   TELEGRAM_WEBHOOK_URL: z.url().optional(),
   TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'letters, digits, _ and - only (1 to 256)').optional(),
   TELEGRAM_LINK_MINUTES: z.coerce.number().int().positive().max(24 * 60).default(15),
+  // Flapping guard (ADR 24): an alarm re-opening within this many minutes of an announced one is held; 0 turns it off.
+  ALARM_FLAP_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -225,6 +227,8 @@ export interface AppConfig {
   telegramWebhookSecret: string | undefined;
   /** How long the link the bot's /start answer carries works. */
   telegramLinkMinutes: number;
+  /** Flapping guard: at most one opening message per device and alarm type in this many minutes; 0: off (ADR 24). */
+  alarmFlapMinutes: number;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -335,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     telegramWebhookUrl: e.TELEGRAM_WEBHOOK_URL || undefined,
     telegramWebhookSecret: e.TELEGRAM_WEBHOOK_SECRET || undefined,
     telegramLinkMinutes: e.TELEGRAM_LINK_MINUTES,
+    alarmFlapMinutes: e.ALARM_FLAP_MINUTES,
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

@@ -15,6 +15,8 @@ import type { MailService } from '../mail/mail-service';
 import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { alarmText, telegramText, type AlarmFacts } from './alarm-message';
+import { flapDecision } from './flapping-guard';
+import { reminderText } from './reminder-message';
 import {
   findAlarmFacts,
   findDelivery,
@@ -25,6 +27,7 @@ import {
   markAnnounced,
   recipientsOf,
   recordAttempt,
+  recordCancelled,
   recordError,
   recordSent,
   setAckToken,
@@ -77,7 +80,7 @@ export class AlarmDeliveryService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: Pick<AppConfig, 'publicUrl' | 'reportTimeZone'>,
+    private readonly config: Pick<AppConfig, 'publicUrl' | 'reportTimeZone' | 'alarmFlapMinutes'>,
     private readonly jobs: JobQueue,
     private readonly mail: MailService,
     private readonly telegram: TelegramBot,
@@ -129,6 +132,8 @@ export class AlarmDeliveryService {
   private async fanOut({ alarmId, event }: NotifyPayload): Promise<void> {
     const row = await findAlarmFacts(this.db, alarmId);
     if (!row || !row.enterprise_id) return;
+    // A flapping sensor does not flood a chat (ADR 24): a held opening is asked again by the sweep.
+    if ((await flapDecision(this.db, alarmId, event, this.clock.now(), this.config.alarmFlapMinutes)) !== 'announce') return;
     const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured);
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
     for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
@@ -153,7 +158,14 @@ export class AlarmDeliveryService {
     const row = await findAlarmFacts(this.db, delivery.alarm_id);
     if (!row) return;
     const facts = factsOf(row);
-    const text = alarmText(facts, delivery.event, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
+    const textOptions = { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone };
+    const reminder = delivery.event === 'reminder' || delivery.event === 'escalated';
+    // Acknowledging or ending the alarm stops its reminders, also those already queued (ADR 24).
+    if (reminder && (facts.acknowledged || facts.endedAt)) return recordCancelled(this.db, deliveryId);
+    const text =
+      delivery.event === 'reminder' || delivery.event === 'escalated'
+        ? reminderText(facts, delivery.event, delivery.created_at, textOptions)
+        : alarmText(facts, delivery.event, textOptions);
     await recordAttempt(this.db, deliveryId);
     try {
       let messageId: number | null = null;
@@ -169,7 +181,7 @@ export class AlarmDeliveryService {
         );
       } else if (delivery.channel === 'telegram') {
         let button: { text: string; data: string } | undefined;
-        if (delivery.event === 'opened' && !facts.acknowledged) {
+        if ((delivery.event === 'opened' || reminder) && !facts.acknowledged) {
           const token = newSecret(18);
           await setAckToken(this.db, deliveryId, sha256(token));
           button = { text: 'Reconhecer', data: `${ACK_PREFIX}${token}` };

@@ -56,13 +56,23 @@ export async function recipientsOf(db: Db, device: { id: string; enterpriseId: s
   return out;
 }
 
-/** Records the deliveries to make (once per alarm, event, channel and user); returns the new ones' ids. */
-export async function insertDeliveries(db: Db, alarmId: string, event: 'opened' | 'ended', recipients: readonly Recipient[], at: Date): Promise<string[]> {
+/**
+ * Records the deliveries to make (once per alarm, event, number, channel and user); returns the new ones' ids.
+ * `seq` numbers the reminders (ADR 24); it is 0 for an opening or an end.
+ */
+export async function insertDeliveries(
+  db: Db,
+  alarmId: string,
+  event: 'opened' | 'ended' | 'reminder' | 'escalated',
+  recipients: readonly Recipient[],
+  at: Date,
+  seq = 0,
+): Promise<string[]> {
   if (recipients.length === 0) return [];
   const rows = await db
     .insertInto('alarm_deliveries')
-    .values(recipients.map((r) => ({ alarm_id: alarmId, user_id: r.userId, event, channel: r.channel, recipient: r.recipient, status: 'pending' as const, created_at: at })))
-    .onConflict((oc) => oc.columns(['alarm_id', 'event', 'channel', 'user_id']).doNothing())
+    .values(recipients.map((r) => ({ alarm_id: alarmId, user_id: r.userId, event, seq, channel: r.channel, recipient: r.recipient, status: 'pending' as const, created_at: at })))
+    .onConflict((oc) => oc.columns(['alarm_id', 'event', 'seq', 'channel', 'user_id']).doNothing())
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
@@ -82,6 +92,11 @@ export async function recordSent(db: Db, id: string, at: Date, telegramMessageId
     .set({ status: 'sent', sent_at: at, error: null, telegram_message_id: telegramMessageId === null ? null : String(telegramMessageId) })
     .where('id', '=', id)
     .execute();
+}
+
+/** A reminder or escalation that lost its reason (the alarm was acknowledged or ended) before it went out. */
+export async function recordCancelled(db: Db, id: string): Promise<void> {
+  await db.updateTable('alarm_deliveries').set({ status: 'cancelled' }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 export async function recordError(db: Db, id: string, error: string, final: boolean): Promise<void> {
@@ -112,7 +127,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
   const rows = await db
     .selectFrom('alarm_deliveries as ad')
     .leftJoin('users as u', 'u.id', 'ad.user_id')
-    .select(['ad.id', 'ad.event', 'ad.channel', 'ad.recipient', 'ad.status', 'ad.attempts', 'ad.error', 'ad.created_at', 'ad.sent_at', 'ad.user_id', 'u.name as user_name'])
+    .select(['ad.id', 'ad.event', 'ad.seq', 'ad.channel', 'ad.recipient', 'ad.status', 'ad.attempts', 'ad.error', 'ad.created_at', 'ad.sent_at', 'ad.user_id', 'u.name as user_name'])
     .where('ad.alarm_id', '=', alarmId)
     .orderBy('ad.created_at')
     .orderBy(sql`ad.event = 'ended'`)
@@ -122,6 +137,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
   return rows.map((r) => ({
     _id: r.id,
     event: r.event,
+    seq: r.seq,
     channel: r.channel as NotificationChannel,
     // A chat id says nothing to a reader: the channel and the person do.
     recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.recipient,
