@@ -28,7 +28,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ demo: true, config: { smtpUrl: smtp.url, loginMaxPerMinute: 100 } });
   auroraId = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Aurora Alimentos').executeTakeFirstOrThrow()).id;
   vidaId = (await ctx.db.selectFrom('enterprises').select('id').where('id', '<>', auroraId).executeTakeFirstOrThrow()).id;
-});
+}, 120_000);
 afterAll(async () => {
   await ctx?.close();
   await smtp?.close();
