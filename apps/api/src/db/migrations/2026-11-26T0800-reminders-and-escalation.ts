@@ -9,6 +9,9 @@ import { sql, type Kysely } from 'kysely';
  * - alarm_deliveries: events 'reminder' and 'escalated', a sequence (the reminder's number) in the uniqueness, so that
  *   each reminder is delivered once even when two sweeps run it; 'cancelled' for a reminder that lost its reason
  *   (the alarm was acknowledged or ended) before it went out.
+ * Alarms open before this migration are neither reminded nor escalated (as ADR 21 left them unannounced: nobody wants
+ * a burst of messages about last month's alarms on the day of the upgrade): marked escalated, with a reminder number
+ * no alarm reaches.
  */
 const statements = [
   `ALTER TABLE enterprises
@@ -18,6 +21,7 @@ const statements = [
      ADD COLUMN reminder_seq integer NOT NULL DEFAULT 0,
      ADD COLUMN escalated_at timestamptz,
      ADD COLUMN folded boolean NOT NULL DEFAULT false`,
+  `UPDATE alarms SET escalated_at = now(), reminder_seq = 1000000 WHERE active`,
   `CREATE INDEX alarms_unacknowledged_open_idx ON alarms (notified_opened_at) WHERE active AND acknowledged_at IS NULL AND notified_opened_at IS NOT NULL`,
   `CREATE INDEX alarms_device_type_idx ON alarms (device_id, type, started_at)`,
   `ALTER TABLE alarm_deliveries DROP CONSTRAINT alarm_deliveries_event_check`,
