@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './context';
+import { startFakeTelegram, type BotApiCall, type FakeTelegram } from './fake-telegram';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server';
 
@@ -14,8 +15,11 @@ const MINUTE = 60_000;
 const JOAO = 'joao.silva@aurora.example';
 const AURORA_ADMIN = 'aurora.adm@aurora.example';
 
+const JOAO_CHAT = 5_560_001;
+
 let ctx: TestContext;
 let smtp: TestSmtpServer;
+let telegram: FakeTelegram;
 let joao: string;
 let aurora: string;
 let vida: string;
@@ -25,12 +29,14 @@ let vidaId: string;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  ctx = await createTestContext({ demo: true, config: { smtpUrl: smtp.url, loginMaxPerMinute: 100 } });
+  telegram = await startFakeTelegram();
+  ctx = await createTestContext({ demo: true, config: { smtpUrl: smtp.url, telegramBotToken: telegram.token, telegramApiRoot: telegram.apiRoot, loginMaxPerMinute: 100 } });
   auroraId = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Aurora Alimentos').executeTakeFirstOrThrow()).id;
   vidaId = (await ctx.db.selectFrom('enterprises').select('id').where('id', '<>', auroraId).executeTakeFirstOrThrow()).id;
 }, 120_000);
 afterAll(async () => {
   await ctx?.close();
+  await telegram?.close();
   await smtp?.close();
 });
 beforeEach(async () => {
@@ -252,5 +258,40 @@ describe('flapping guard', () => {
     await ctx.services.alarmDeliveries.sweep();
     await expect.poll(async () => deliveriesOf(held.id), { timeout: 20_000 }).toEqual([`opened#0 email ${JOAO}`]);
     expect((await ctx.db.selectFrom('alarms').select('folded').where('id', '=', held.id).executeTakeFirstOrThrow()).folded).toBe(false);
+  });
+});
+
+describe('a reminder in Telegram', () => {
+  const sentTo = (chatId: number, match: (text: string) => boolean) => (c: BotApiCall) =>
+    c.method === 'sendMessage' && Number(c.params.chat_id) === chatId && match(String(c.params.text));
+
+  it('carries "Reconhecer"; pressing it acknowledges the alarm and the reminders stop', async () => {
+    await ctx.request('PUT', '/api/enterprise/alarm-escalation', aurora, { reminder_minutes: 5, escalation_minutes: 0 });
+    // João links his chat through the bot's one-time link.
+    telegram.sendText(JOAO_CHAT, '/start');
+    const answer = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.includes('/login?token=')));
+    const token = new URL(/http\S+/.exec(String(answer.params.text))![0]).searchParams.get('token');
+    expect((await ctx.request('POST', `/api/me/telegram/${JOAO_CHAT}/link?token=${token}`, joao)).statusCode).toBe(200);
+
+    const alarm = await openAlarm(TRUCK_1, 13);
+    const t0 = await announcedAt(alarm.id);
+    await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('🚨 Temperatura acima')));
+    ctx.clock.set(new Date(t0.getTime() + 5 * MINUTE));
+    await ctx.services.alarmReminders.sweep();
+    const reminder = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('⏰ Lembrete: alarme ainda ativo há 5 min')));
+    expect(String(reminder.params.text)).toContain('Dispositivo: Baú Caminhão 01 (C3:00:00:00:01:01)');
+    const button = (reminder.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
+    expect(button.text).toBe('Reconhecer');
+
+    const messageId = (await ctx.db.selectFrom('alarm_deliveries').select('telegram_message_id').where('alarm_id', '=', alarm.id).where('event', '=', 'reminder').where('channel', '=', 'telegram').executeTakeFirstOrThrow()).telegram_message_id;
+    const press = telegram.pressButton(JOAO_CHAT, Number(messageId), button.callback_data);
+    const pressed = await telegram.waitForCall((c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === press);
+    expect(pressed.params.text).toBe('Alarme reconhecido.');
+    const acknowledged = await ctx.db.selectFrom('alarms').select(['acknowledged_at', 'acknowledge_message']).where('id', '=', alarm.id).executeTakeFirstOrThrow();
+    expect(acknowledged.acknowledge_message).toBe('Reconhecido pelo Telegram.');
+
+    ctx.clock.set(new Date(t0.getTime() + 30 * MINUTE));
+    await ctx.services.alarmReminders.sweep();
+    expect((await deliveriesOf(alarm.id)).filter((d) => d.startsWith('reminder'))).toEqual([`reminder#1 email ${JOAO}`, `reminder#1 telegram ${JOAO_CHAT}`]);
   });
 });
