@@ -34,6 +34,7 @@ import { TelegramLinkService } from './modules/telegram/link-service';
 import { createPhoneSenders } from './modules/notifications/channels/phone-senders';
 import { NotificationSettingsService } from './modules/notifications/settings-service';
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
+import { AlarmReminderService } from './modules/notifications/reminders';
 import { LocationService } from './modules/locations/service';
 import { GeocoderService } from './modules/geocoder/service';
 import { ContactService } from './modules/contact/service';
@@ -86,6 +87,8 @@ export interface AppServices {
   notificationSettings: NotificationSettingsService;
   /** Alarm messages by e-mail and Telegram, and their delivery log (D6). */
   alarmDeliveries: AlarmDeliveryService;
+  /** Reminders and escalation of open, unacknowledged alarms, and their settings per enterprise (ADR 24). */
+  alarmReminders: AlarmReminderService;
   /** Locais (A8): locations and device groups. */
   locations: LocationService;
   /** Address search for locations (GEOCODER_URL), through the server. */
@@ -158,6 +161,7 @@ export function createServices(
     telegramLinks,
     notificationSettings: new NotificationSettingsService(db, telegram, phoneSenders),
     alarmDeliveries,
+    alarmReminders: new AlarmReminderService(db, clock, jobs, () => alarmDeliveries.configuredChannels(), log),
     locations: new LocationService(db, clock),
     geocoder: new GeocoderService({
       url: config.geocoderUrl,

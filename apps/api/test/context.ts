@@ -111,6 +111,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   whatsappTemplateEnded: 'sentinela_alarme_encerrado',
   whatsappTemplateLanguage: 'pt_BR',
   whatsappTimeoutMs: 2000,
+  alarmFlapMinutes: 15,
   // No geocoder unless a test starts its local one.
   geocoderUrl: undefined,
   geocoderTimeoutMs: 2000,

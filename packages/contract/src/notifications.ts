@@ -67,12 +67,13 @@ export const TelegramLinkResponse = z.object({ success: z.literal(true), message
 /** One message of an alarm to one person through one channel (the delivery log of "Detalhes do alarme"). */
 export const AlarmDelivery = z.object({
   _id: z.string(),
-  /** opened: the alarm began; ended: it ended. */
-  event: z.enum(['opened', 'ended']),
+  /** opened: the alarm began; ended: it ended; reminder: still open and unacknowledged (number `seq`); escalated: told to the administrators (ADR 24). */
+  event: z.enum(['opened', 'ended', 'reminder', 'escalated']),
+  seq: z.number().int().default(0),
   channel: z.enum(NOTIFICATION_CHANNELS),
   recipient: z.string(),
   user: z.object({ _id: z.string(), name: z.string() }).nullable(),
-  status: z.enum(['pending', 'sent', 'failed']),
+  status: z.enum(['pending', 'sent', 'failed', 'cancelled']),
   attempts: z.number().int(),
   error: z.string().nullable(),
   created_at: IsoDate,
@@ -85,4 +86,5 @@ export const ALARM_DELIVERY_STATUS_NAMES: Record<AlarmDelivery['status'], string
   pending: 'Enviando',
   sent: 'Enviada',
   failed: 'Falhou',
+  cancelled: 'Cancelada',
 };

@@ -108,6 +108,8 @@ const Env = z.object({
   WHATSAPP_TEMPLATE_ENDED: z.string().regex(/^[a-z0-9_]{1,512}$/, 'lowercase letters, digits and _ (a template name)').default('sentinela_alarme_encerrado'),
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'a template language code such as pt_BR').default('pt_BR'),
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Flapping guard (ADR 24): an alarm re-opening within this many minutes of an announced one is held; 0 turns it off.
+  ALARM_FLAP_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -258,6 +260,8 @@ export interface AppConfig {
   whatsappTemplateEnded: string;
   whatsappTemplateLanguage: string;
   whatsappTimeoutMs: number;
+  /** Flapping guard: at most one opening message per device and alarm type in this many minutes; 0: off (ADR 24). */
+  alarmFlapMinutes: number;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -381,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsappTemplateEnded: e.WHATSAPP_TEMPLATE_ENDED,
     whatsappTemplateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
     whatsappTimeoutMs: e.WHATSAPP_TIMEOUT_MS,
+    alarmFlapMinutes: e.ALARM_FLAP_MINUTES,
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

@@ -17,6 +17,10 @@ export interface EnterprisesTable {
   disabled: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Minutes between reminders of an open, unacknowledged alarm; 0: none (ADR 24). */
+  reminder_minutes: Generated<number>;
+  /** Minutes after which the enterprise's administrators are told too; 0: never (ADR 24). */
+  escalation_minutes: Generated<number>;
 }
 
 export interface UsersTable {
@@ -140,6 +144,7 @@ export interface AlarmsTable {
   acknowledged_at: Timestamp | null; acknowledged_by: string | null; acknowledge_message: string | null;
   created_at: CreatedAt;
   notified_opened_at: Generated<Date | null>; notified_ended_at: Generated<Date | null>;
+  reminder_seq: Generated<number>; escalated_at: Generated<Date | null>; folded: Generated<boolean>;
 }
 
 export interface AlarmExcursionsTable {
@@ -208,8 +213,9 @@ export interface TelegramLinkTokensTable {
   token_hash: Buffer; chat_id: string; created_at: Timestamp; expires_at: Timestamp; used_at: Timestamp | null;
 }
 export interface AlarmDeliveriesTable {
-  id: Generated<string>; alarm_id: string; user_id: string | null; event: 'opened' | 'ended'; channel: string;
-  recipient: string; status: 'pending' | 'sent' | 'failed'; attempts: Generated<number>; error: string | null;
+  id: Generated<string>; alarm_id: string; user_id: string | null; event: 'opened' | 'ended' | 'reminder' | 'escalated'; channel: string;
+  seq: Generated<number>;
+  recipient: string; status: 'pending' | 'sent' | 'failed' | 'cancelled'; attempts: Generated<number>; error: string | null;
   created_at: Timestamp; sent_at: Timestamp | null; telegram_message_id: string | null;
   ack_token_hash: Buffer | null; ack_used_at: Timestamp | null;
 }

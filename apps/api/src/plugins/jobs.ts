@@ -13,7 +13,12 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
   let sweeper: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    sweeping = services.alarmDeliveries.sweep().catch((err: unknown) => app.log.error({ err }, 'alarm announcement sweep failed'));
+    sweeping = services.alarmDeliveries
+      .sweep()
+      .catch((err: unknown) => app.log.error({ err }, 'alarm announcement sweep failed'))
+      // Reminders and escalation of open, unacknowledged alarms (ADR 24).
+      .then(() => services.alarmReminders.sweep())
+      .catch((err: unknown) => app.log.error({ err }, 'alarm reminder sweep failed'));
   };
   app.addHook('onReady', async () => {
     await services.reports.prepare();

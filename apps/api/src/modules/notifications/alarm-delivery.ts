@@ -17,7 +17,9 @@ import type { TenantScope } from '../../lib/tenant-scope';
 import { alarmParts, alarmText, telegramText, type AlarmFacts } from './alarm-message';
 import { PermanentDeliveryError } from './channels/delivery-error';
 import type { PhoneSenders } from './channels/phone-senders';
-import { smsText, whatsappParameters } from './channels/phone-texts';
+import { smsText, whatsappParameters, type PhoneEvent } from './channels/phone-texts';
+import { flapDecision } from './flapping-guard';
+import { elapsedText, reminderText } from './reminder-message';
 import {
   findAlarmFacts,
   findDelivery,
@@ -28,11 +30,13 @@ import {
   markAnnounced,
   recipientsOf,
   recordAttempt,
+  recordCancelled,
   recordError,
   recordSent,
   setAckToken,
   spendAckToken,
   type AlarmFactsRow,
+  type ConfiguredChannels,
 } from './delivery-repository';
 
 export const ALARM_NOTIFY_JOB = 'alarm-notify';
@@ -80,7 +84,7 @@ export class AlarmDeliveryService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: Pick<AppConfig, 'publicUrl' | 'reportTimeZone'>,
+    private readonly config: Pick<AppConfig, 'publicUrl' | 'reportTimeZone' | 'alarmFlapMinutes'>,
     private readonly jobs: JobQueue,
     private readonly mail: MailService,
     private readonly telegram: TelegramBot,
@@ -123,6 +127,11 @@ export class AlarmDeliveryService {
     events.on('alarm.closed', (e) => queue(e.alarmId, 'ended'));
   }
 
+  /** The channels whose provider is set up on this server. */
+  configuredChannels(): ConfiguredChannels {
+    return { telegram: this.telegram.configured, sms: this.phones.sms.configured, whatsapp: this.phones.whatsapp.configured };
+  }
+
   /** GET /api/alarms/{id}/deliveries: the delivery log of an alarm the caller may see. */
   async deliveriesOf(scope: TenantScope, alarmId: string): Promise<AlarmDelivery[]> {
     const alarm = await this.db.selectFrom('alarms').select('device_id').where('id', '=', alarmId).executeTakeFirst();
@@ -133,10 +142,9 @@ export class AlarmDeliveryService {
   private async fanOut({ alarmId, event }: NotifyPayload): Promise<void> {
     const row = await findAlarmFacts(this.db, alarmId);
     if (!row || !row.enterprise_id) return;
-    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.telegram.configured, {
-      sms: this.phones.sms.configured,
-      whatsapp: this.phones.whatsapp.configured,
-    });
+    // A flapping sensor does not flood a chat (ADR 24): a held opening is asked again by the sweep.
+    if ((await flapDecision(this.db, alarmId, event, this.clock.now(), this.config.alarmFlapMinutes)) !== 'announce') return;
+    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.configuredChannels());
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
     for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
     await markAnnounced(this.db, alarmId, event, this.clock.now());
@@ -160,7 +168,14 @@ export class AlarmDeliveryService {
     const row = await findAlarmFacts(this.db, delivery.alarm_id);
     if (!row) return;
     const facts = factsOf(row);
-    const text = alarmText(facts, delivery.event, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
+    const textOptions = { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone };
+    const reminder = delivery.event === 'reminder' || delivery.event === 'escalated';
+    // Acknowledging or ending the alarm stops its reminders, also those already queued (ADR 24).
+    if (reminder && (facts.acknowledged || facts.endedAt)) return recordCancelled(this.db, deliveryId);
+    const text =
+      delivery.event === 'reminder' || delivery.event === 'escalated'
+        ? reminderText(facts, delivery.event, delivery.created_at, textOptions)
+        : alarmText(facts, delivery.event, textOptions);
     await recordAttempt(this.db, deliveryId);
     try {
       let messageId: number | null = null;
@@ -176,19 +191,19 @@ export class AlarmDeliveryService {
         );
       } else if (delivery.channel === 'telegram') {
         let button: { text: string; data: string } | undefined;
-        if (delivery.event === 'opened' && !facts.acknowledged) {
+        if ((delivery.event === 'opened' || reminder) && !facts.acknowledged) {
           const token = newSecret(18);
           await setAckToken(this.db, deliveryId, sha256(token));
           button = { text: 'Reconhecer', data: `${ACK_PREFIX}${token}` };
         }
         messageId = await this.telegram.send(delivery.recipient, telegramText(text), button);
       } else if (delivery.channel === 'sms') {
-        const parts = alarmParts(facts, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
-        const sent = await this.phones.sms.send(delivery.recipient, smsText(parts, delivery.event));
+        const sent = await this.phones.sms.send(delivery.recipient, smsText(alarmParts(facts, textOptions), phoneEvent(delivery, facts)));
         this.log.info({ deliveryId, sid: sent.sid, status: sent.status }, 'alarm sms accepted by the provider');
       } else if (delivery.channel === 'whatsapp') {
-        const parts = alarmParts(facts, { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone });
-        const sent = await this.phones.whatsapp.sendTemplate(delivery.recipient, delivery.event, whatsappParameters(parts, delivery.event));
+        const event = phoneEvent(delivery, facts);
+        const template = event.kind === 'ended' ? 'ended' : 'opened';
+        const sent = await this.phones.whatsapp.sendTemplate(delivery.recipient, template, whatsappParameters(alarmParts(facts, textOptions), event));
         this.log.info({ deliveryId, messageId: sent.id }, 'alarm whatsapp message accepted by the provider');
       } else {
         throw new Error(`channel ${delivery.channel} has no provider`);
@@ -245,6 +260,12 @@ export class AlarmDeliveryService {
     if (!row) return {};
     return { editedText: telegramText(alarmText(factsOf(row), 'opened', { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone })) };
   }
+}
+
+/** What a phone message says of its alarm; a reminder's age is counted from the alarm's start to its queueing. */
+function phoneEvent(delivery: { event: 'opened' | 'ended' | 'reminder' | 'escalated'; created_at: Date }, facts: AlarmFacts): PhoneEvent {
+  if (delivery.event === 'opened' || delivery.event === 'ended') return { kind: delivery.event };
+  return { kind: delivery.event, openFor: elapsedText(delivery.created_at.getTime() - facts.startedAt.getTime()) };
 }
 
 function errorText(error: unknown): string {

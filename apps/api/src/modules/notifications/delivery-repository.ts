@@ -28,6 +28,9 @@ export interface Recipient {
   recipient: string;
 }
 
+/** Which of the channels that need a server setting have one here (e-mail always goes: to the outbox at least). */
+export type ConfiguredChannels = Record<'telegram' | 'sms' | 'whatsapp', boolean>;
+
 /**
  * Who hears of a device's alarm, and where: active users of the device's enterprise who may see the device (its
  * administrators, and users linked to it), through each delivered channel they turned on and can use. Platform
@@ -36,8 +39,7 @@ export interface Recipient {
 export async function recipientsOf(
   db: Db,
   device: { id: string; enterpriseId: string },
-  telegramConfigured: boolean,
-  phones: Record<'sms' | 'whatsapp', boolean>,
+  configured: ConfiguredChannels,
 ): Promise<Recipient[]> {
   const rows = await db
     .selectFrom('users as u')
@@ -57,9 +59,9 @@ export async function recipientsOf(
   const out: Recipient[] = [];
   for (const r of rows) {
     if (r.channel === 'email' && r.verified) out.push({ userId: r.id, channel: 'email', recipient: r.email });
-    if (r.channel === 'telegram' && telegramConfigured && r.telegram_chat_id) out.push({ userId: r.id, channel: 'telegram', recipient: r.telegram_chat_id });
+    if (r.channel === 'telegram' && configured.telegram && r.telegram_chat_id) out.push({ userId: r.id, channel: 'telegram', recipient: r.telegram_chat_id });
     // SMS and WhatsApp (ADR 23): to the profile's mobile as it is now, in E.164; a phone removed or no longer valid is skipped.
-    if ((r.channel === 'sms' || r.channel === 'whatsapp') && phones[r.channel]) {
+    if ((r.channel === 'sms' || r.channel === 'whatsapp') && configured[r.channel]) {
       const mobile = brazilianMobile(r.phone);
       if (mobile.ok) out.push({ userId: r.id, channel: r.channel, recipient: mobile.e164 });
     }
@@ -67,13 +69,23 @@ export async function recipientsOf(
   return out;
 }
 
-/** Records the deliveries to make (once per alarm, event, channel and user); returns the new ones' ids. */
-export async function insertDeliveries(db: Db, alarmId: string, event: 'opened' | 'ended', recipients: readonly Recipient[], at: Date): Promise<string[]> {
+/**
+ * Records the deliveries to make (once per alarm, event, number, channel and user); returns the new ones' ids.
+ * `seq` numbers the reminders (ADR 24); it is 0 for an opening or an end.
+ */
+export async function insertDeliveries(
+  db: Db,
+  alarmId: string,
+  event: 'opened' | 'ended' | 'reminder' | 'escalated',
+  recipients: readonly Recipient[],
+  at: Date,
+  seq = 0,
+): Promise<string[]> {
   if (recipients.length === 0) return [];
   const rows = await db
     .insertInto('alarm_deliveries')
-    .values(recipients.map((r) => ({ alarm_id: alarmId, user_id: r.userId, event, channel: r.channel, recipient: r.recipient, status: 'pending' as const, created_at: at })))
-    .onConflict((oc) => oc.columns(['alarm_id', 'event', 'channel', 'user_id']).doNothing())
+    .values(recipients.map((r) => ({ alarm_id: alarmId, user_id: r.userId, event, seq, channel: r.channel, recipient: r.recipient, status: 'pending' as const, created_at: at })))
+    .onConflict((oc) => oc.columns(['alarm_id', 'event', 'seq', 'channel', 'user_id']).doNothing())
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
@@ -93,6 +105,11 @@ export async function recordSent(db: Db, id: string, at: Date, telegramMessageId
     .set({ status: 'sent', sent_at: at, error: null, telegram_message_id: telegramMessageId === null ? null : String(telegramMessageId) })
     .where('id', '=', id)
     .execute();
+}
+
+/** A reminder or escalation that lost its reason (the alarm was acknowledged or ended) before it went out. */
+export async function recordCancelled(db: Db, id: string): Promise<void> {
+  await db.updateTable('alarm_deliveries').set({ status: 'cancelled' }).where('id', '=', id).where('status', '=', 'pending').execute();
 }
 
 export async function recordError(db: Db, id: string, error: string, final: boolean): Promise<void> {
@@ -123,7 +140,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
   const rows = await db
     .selectFrom('alarm_deliveries as ad')
     .leftJoin('users as u', 'u.id', 'ad.user_id')
-    .select(['ad.id', 'ad.event', 'ad.channel', 'ad.recipient', 'ad.status', 'ad.attempts', 'ad.error', 'ad.created_at', 'ad.sent_at', 'ad.user_id', 'u.name as user_name'])
+    .select(['ad.id', 'ad.event', 'ad.seq', 'ad.channel', 'ad.recipient', 'ad.status', 'ad.attempts', 'ad.error', 'ad.created_at', 'ad.sent_at', 'ad.user_id', 'u.name as user_name'])
     .where('ad.alarm_id', '=', alarmId)
     .orderBy('ad.created_at')
     .orderBy(sql`ad.event = 'ended'`)
@@ -133,6 +150,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
   return rows.map((r) => ({
     _id: r.id,
     event: r.event,
+    seq: r.seq,
     channel: r.channel as NotificationChannel,
     // A chat id says nothing to a reader: the channel and the person do.
     recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.recipient,

@@ -4,8 +4,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useAlarmDeliveries } from '../api/get-alarm-deliveries';
 
-const STATUS_COLORS: Record<AlarmDelivery['status'], string> = { pending: 'gray', sent: 'teal', failed: 'red' };
-const EVENT_NAMES: Record<AlarmDelivery['event'], string> = { opened: 'Início do alarme', ended: 'Fim do alarme' };
+const STATUS_COLORS: Record<AlarmDelivery['status'], string> = { pending: 'gray', sent: 'teal', failed: 'red', cancelled: 'gray' };
+const EVENT_NAMES: Record<AlarmDelivery['event'], string> = { opened: 'Início do alarme', ended: 'Fim do alarme', reminder: 'Lembrete', escalated: 'Escalonamento' };
 
 /** "Notificações enviadas" of "Detalhes do alarme": each message of the alarm, its channel, recipient and outcome. */
 export function AlarmDeliveryLog({ mac, alarmId }: { mac: string; alarmId: string }) {
@@ -39,7 +39,7 @@ export function AlarmDeliveryLog({ mac, alarmId }: { mac: string; alarmId: strin
                   <Table.Td>
                     {NOTIFICATION_CHANNEL_NAMES[d.channel]}
                     <Text fz="xs" c="dimmed">
-                      {EVENT_NAMES[d.event]}
+                      {EVENT_NAMES[d.event]}{d.event === 'reminder' ? ` ${d.seq}` : ''}
                     </Text>
                   </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-word' }}>{d.recipient}</Table.Td>

@@ -1,11 +1,13 @@
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Switch, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MSG, NOTIFICATION_CHANNEL_NAMES, type NotificationChannelStatus } from '@sentinela/contract';
+import { MSG, NOTIFICATION_CHANNEL_NAMES, Profile, type NotificationChannelStatus } from '@sentinela/contract';
 import { IconAlertCircle, IconBrandTelegram } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
 import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
 import '../styles';
+import { AlarmEscalationSection } from './AlarmEscalationSection';
 
 /**
  * /settings, Configurações (A10): "Por onde deseja receber notificações?" with a toggle per channel. A channel this
@@ -13,6 +15,8 @@ import '../styles';
  */
 export function SettingsPage() {
   const settings = useNotificationSettings();
+  // Reminders and escalation are the enterprise's: its administrators set them (ADR 24).
+  const isEnterpriseAdmin = useSession()?.user.profile._id === Profile.EnterpriseAdmin;
   return (
     <Stack maw={720}>
       <Title order={2}>Configurações</Title>
@@ -37,6 +41,7 @@ export function SettingsPage() {
           )}
         </Stack>
       </Paper>
+      {isEnterpriseAdmin && <AlarmEscalationSection />}
     </Stack>
   );
 }
