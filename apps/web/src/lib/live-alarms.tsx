@@ -16,7 +16,7 @@ export interface AlarmsSocket {
 }
 
 /** Same origin as the page; the API serves Socket.IO at /socket.io. */
-const connectSocket = (token: string): AlarmsSocket => io({ path: '/socket.io', auth: { token } });
+const connectSocket = (token: string): AlarmsSocket => io({ path: '/socket.io', auth: { token } }) as unknown as AlarmsSocket;
 
 interface LiveAlarms {
   /** The open alarms the user may see, as the server counted them last; null until the first answer. */

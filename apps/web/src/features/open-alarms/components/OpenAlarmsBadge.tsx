@@ -20,7 +20,7 @@ export function OpenAlarmsBadge() {
 
   const count = counts?.count ?? null;
   return (
-    <Popover opened={opened} onChange={(next) => (next ? undefined : close())} position="bottom-end" width="min(24rem, calc(100vw - 1rem))" shadow="md" withArrow>
+    <Popover opened={opened} onChange={(next) => (next ? undefined : close())} position="bottom-end" hideDetached={false} width="min(24rem, calc(100vw - 1rem))" shadow="md" withArrow>
       <Popover.Target>
         <Indicator
           label={count !== null && count > 99 ? '99+' : count}
