@@ -9,11 +9,12 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { captureDownloads, fileResponse } from '../../../test/download';
+import type { FakeSocket } from '../../../test/fake-socket';
 import { makeReport } from '../../../test/report-fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
 
 // The shell's alarms socket: a stand-in the tests play the server with (the real one is covered in Chromium).
-const live = vi.hoisted(() => ({ sockets: [] as import('../../../test/fake-socket').FakeSocket[] }));
+const live = vi.hoisted(() => ({ sockets: [] as FakeSocket[] }));
 vi.mock('socket.io-client', async () => {
   const { FakeSocket } = await import('../../../test/fake-socket');
   return {
