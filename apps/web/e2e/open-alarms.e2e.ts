@@ -95,6 +95,16 @@ describe('open alarms without looking for them (issue 11, item 5)', () => {
     // João's devices back inside their range: he has no open alarm.
     await ingest(TRUCK_1, 4);
     await ingest(TRUCK_2, 4);
+    const desktop = await newPage(browser, { width: 1280, height: 800 });
+    await login(desktop.page, 'joao.silva');
+    await desktop.page.waitForURL('**/my-devices');
+    await expect.poll(() => badgeCount(desktop.page), { timeout: 15_000 }).toBe(0);
+    await bell(desktop.page).click();
+    await desktop.page.getByText('Nenhum alarme ativo.').waitFor();
+    await desktop.page.waitForTimeout(300);
+    await screenshot(desktop.page, 'open-alarms-list-desktop-empty');
+    await desktop.context.close();
+
     const { context, page } = await newPage(browser, PHONE);
     const csp = await watchCspViolations(page);
     await login(page, 'joao.silva');
@@ -115,6 +125,17 @@ describe('open alarms without looking for them (issue 11, item 5)', () => {
     await ingest(TRUCK_2, 4);
     await expect.poll(() => badgeCount(page), { timeout: 15_000 }).toBe(0);
     await page.getByText('Nenhum alarme ativo.').waitFor();
+
+    // The list cannot be loaded (the server fails): it says so, in Portuguese.
+    await page.route('**/api/alarms/open', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, code: 'UNAVAILABLE', error: 'Serviço indisponível. Tente novamente em instantes.' }) }),
+    );
+    await bell(page).click();
+    await page.getByText('Nenhum alarme ativo.').waitFor({ state: 'detached' });
+    await bell(page).click();
+    await page.getByRole('alert').filter({ hasText: 'Serviço indisponível. Tente novamente em instantes.' }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'open-alarms-list-phone-error');
     expect(csp).toEqual([]);
     await context.close();
   });

@@ -6,6 +6,7 @@ import { useAlarmChanges, useOpenAlarmCounts } from '../../../lib/live-alarms';
 import { openAlarmKeys } from '../api/keys';
 import { badgeLabel, OPEN_ALARMS_MESSAGES } from '../messages';
 import { OpenAlarmsList } from './OpenAlarmsList';
+import '../styles';
 
 /**
  * The header's open-alarms badge (issue 11, item 5): a bell with the live count of open alarms the user may see
@@ -20,7 +21,7 @@ export function OpenAlarmsBadge() {
 
   const count = counts?.count ?? null;
   return (
-    <Popover opened={opened} onChange={(next) => (next ? undefined : close())} position="bottom-end" hideDetached={false} width="min(24rem, calc(100vw - 1rem))" shadow="md" withArrow>
+    <Popover opened={opened} onChange={(next) => (next ? undefined : close())} position="bottom-end" hideDetached={false} width="min(24rem, calc(100vw - 1rem))" shadow="md">
       <Popover.Target>
         <Indicator
           label={count !== null && count > 99 ? '99+' : count}
