@@ -27,6 +27,7 @@ import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
 import { alarmRoutes } from './modules/alarms/routes';
+import { openAlarmRoutes } from './modules/open-alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
 import { reportRoutes } from './modules/reports/routes';
 import { accountRoutes } from './modules/accounts/routes';
@@ -82,7 +83,35 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes, locationRoutes, contactRoutes, enterpriseAccountRoutes, userCreationRoutes, escalationRoutes]) {
+  // One line each: every module adds its routes here.
+  const routeModules = [
+    healthRoutes,
+    authRoutes,
+    userRoutes,
+    deviceRoutes,
+    beaconRoutes,
+    deviceLinkRoutes,
+    accessLogRoutes,
+    enterpriseRoutes,
+    historyRoutes,
+    ingestHttpRoutes,
+    gatewayRoutes,
+    alarmRoutes,
+    travelRoutes,
+    reportRoutes,
+    accountRoutes,
+    profileRoutes,
+    siteRoutes,
+    firmwareRoutes,
+    notificationRoutes,
+    locationRoutes,
+    contactRoutes,
+    enterpriseAccountRoutes,
+    userCreationRoutes,
+    escalationRoutes,
+    openAlarmRoutes,
+  ];
+  for (const routes of routeModules) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

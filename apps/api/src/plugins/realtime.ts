@@ -8,6 +8,7 @@ import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
 import { TravelFeed } from '../realtime/travel-feed';
 import { LocationRooms } from '../realtime/location-rooms';
+import { AlarmRooms } from '../realtime/alarm-rooms';
 import { devicesLinkedToUser } from '../modules/locations/repository';
 import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
@@ -58,6 +59,16 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     log: app.log,
   });
   locationRooms.attach();
+  const alarmRooms = new AlarmRooms(io, {
+    db: services.db,
+    sessions: services.sessions,
+    watch,
+    // In-process, a room without sockets here has no watchers; with Redis they may be on another process.
+    watched: (room) => config.redisUrl !== undefined || io.of('/').adapter.rooms.has(room),
+    messagesPerMinute: config.socketSubscribesPerMinute,
+    log: app.log,
+  });
+  alarmRooms.attach();
   const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
@@ -77,6 +88,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   const accessChanged = (event: AccessChangedEvent) => {
     void access.accessChanged(event);
     void locationRooms.accessChanged(event);
+    void alarmRooms.accessChanged(event);
   };
   // Other processes hold sockets of the same rooms: they check theirs too (the adapter forwards through Redis).
   const shared = config.redisUrl !== undefined;
@@ -97,6 +109,9 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
       if (shared) io.serverSideEmit('accessChanged', event);
     }),
     services.events.on('sessions.ended', (ended) => disconnectEnded(io, ended)),
+    services.events.on('alarm.opened', (event) => alarmRooms.alarmChanged(event, 'opened')),
+    services.events.on('alarm.closed', (event) => alarmRooms.alarmChanged(event, 'closed')),
+    services.events.on('alarm.acknowledged', (event) => alarmRooms.alarmChanged(event, 'acknowledged')),
   ];
 
   if (config.redisUrl) {
@@ -110,6 +125,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   app.addHook('preClose', async () => {
     for (const off of unsubscribe) off();
     await feed.close();
+    await alarmRooms.close();
     watch.close();
     io.local.disconnectSockets(true);
     io.engine.close();

@@ -39,6 +39,8 @@ export interface AppEvents {
   'readings.stored': [ReadingsStoredEvent];
   'alarm.opened': [AlarmChangedEvent];
   'alarm.closed': [AlarmChangedEvent];
+  /** Someone acknowledged an open or ended alarm (on a screen or from a chat). Emitted after it was saved. */
+  'alarm.acknowledged': [AlarmChangedEvent];
   'gateway.revoked': [{ gatewayId: string }];
   /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
   'travel.changed': [{ travelId: string }];

@@ -28,6 +28,8 @@ export interface SocketData {
   travels: Map<string, string | null>;
   /** The Locais feed rooms this socket joined (location-rooms.ts), or null when it does not follow the map. */
   locations: Set<string> | null;
+  /** The open-alarms room this socket joined (alarm-rooms.ts), or null when it does not follow open alarms. */
+  alarms: Set<string> | null;
   /** subscribe/unsubscribe messages in the current minute (the per-socket budget). */
   messages: { windowStart: number; count: number };
 }
@@ -38,6 +40,8 @@ export interface ClientEvents {
   unsubscribe: (payload: unknown, ack?: (answer: unknown) => void) => void;
   'subscribe-locations': (payload: unknown, ack?: (answer: unknown) => void) => void;
   'unsubscribe-locations': (payload: unknown, ack?: (answer: unknown) => void) => void;
+  'subscribe-alarms': (payload: unknown, ack?: (answer: unknown) => void) => void;
+  'unsubscribe-alarms': (payload: unknown, ack?: (answer: unknown) => void) => void;
 }
 
 /** What the server sends: per-travel topics (`travel-logs:{id}`, `travel-location-logs:{id}`). */
@@ -79,6 +83,7 @@ export function authenticateSockets(io: RealtimeServer, sessions: SessionService
     socket.data.ip = clientAddress(socket.handshake.headers, socket.handshake.address, options.trustProxy);
     socket.data.travels = new Map();
     socket.data.locations = null;
+    socket.data.alarms = null;
     socket.data.messages = { windowStart: -Infinity, count: 0 };
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
     if (token === undefined || token === null || token === '') return next();

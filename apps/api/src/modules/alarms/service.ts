@@ -113,11 +113,20 @@ export class AlarmService {
   async acknowledge(scope: TenantScope, alarmId: string, by: { userId: string; message: string }): Promise<AlarmNotification> {
     const alarm = await findAlarm(this.db, alarmId);
     // An alarm of a device outside the caller's scope does not exist for the caller.
-    if (!alarm || !(await findDeviceInScope(this.db, scope, alarm.device_id))) throw notFound(ALARM_NOT_FOUND);
+    const device = alarm && (await findDeviceInScope(this.db, scope, alarm.device_id));
+    if (!alarm || !device) throw notFound(ALARM_NOT_FOUND);
     const done = await acknowledgeAlarm(this.db, alarmId, { userId: by.userId, message: by.message, at: this.clock.now() });
     if (!done) throw conflict('Este alarme já foi reconhecido.');
     const updated = await findAlarm(this.db, alarmId);
     if (!updated) throw notFound(ALARM_NOT_FOUND);
+    this.events.emit('alarm.acknowledged', {
+      alarmId,
+      deviceId: updated.device_id,
+      enterpriseId: device.enterprise?._id ?? null,
+      travelId: updated.travel_id,
+      type: updated.type as AlarmType,
+      active: updated.active,
+    });
     return toNotification(updated);
   }
 

@@ -3,14 +3,17 @@ import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
+import { OpenAlarmsBadge } from '../../features/open-alarms/components/OpenAlarmsBadge';
 import { ReportExportProvider } from '../../components/report-export/export-provider';
+import { LiveAlarmsProvider } from '../../lib/live-alarms';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { useRequiredSession } from '../../lib/session';
 import { PageFallback } from './PageFallback';
 import { SideMenu } from './SideMenu';
 
 /**
- * Signed-in shell (P6): a side menu from 768px up; below it, a top bar whose burger opens the same menu.
+ * Signed-in shell (P6): a side menu from 768px up; below it, a burger in the top bar opens the same menu. The top
+ * bar, at every width, carries the open-alarms badge (issue 11, item 5), fed by the shell's alarms socket.
  */
 export function SignedInLayout() {
   const session = useRequiredSession();
@@ -18,29 +21,30 @@ export function SignedInLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
 
   return (
-    <AppShell
-      header={{ height: { base: 56, sm: 0 } }}
-      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header hiddenFrom="sm">
-        <Group h="100%" px="md" justify="space-between">
-          <Anchor component={Link} to={SIGNED_IN_HOME} fw={700} size="lg" underline="never" onClick={close}>
-            Sentinela
-          </Anchor>
-          <Burger opened={opened} onClick={toggle} size="sm" aria-label="Abrir menu" />
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar>
-        <SideMenu session={session} onNavigate={close} onLogout={() => void logout()} />
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <ReportExportProvider>
-          <Suspense fallback={<PageFallback />}>
-            <Outlet />
-          </Suspense>
-        </ReportExportProvider>
-      </AppShell.Main>
-    </AppShell>
+    <LiveAlarmsProvider token={session.token}>
+      <AppShell header={{ height: 56 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Anchor component={Link} to={SIGNED_IN_HOME} fw={700} size="lg" underline="never" onClick={close}>
+              Sentinela
+            </Anchor>
+            <Group gap="xs" wrap="nowrap">
+              <OpenAlarmsBadge />
+              <Burger hiddenFrom="sm" opened={opened} onClick={toggle} size="sm" aria-label="Abrir menu" />
+            </Group>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar>
+          <SideMenu session={session} onNavigate={close} onLogout={() => void logout()} />
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <ReportExportProvider>
+            <Suspense fallback={<PageFallback />}>
+              <Outlet />
+            </Suspense>
+          </ReportExportProvider>
+        </AppShell.Main>
+      </AppShell>
+    </LiveAlarmsProvider>
   );
 }

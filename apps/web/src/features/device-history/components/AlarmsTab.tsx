@@ -1,16 +1,26 @@
 import { Alert, Button, Stack } from '@mantine/core';
 import type { AlarmNotification } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { formatDateTime } from '../../../lib/format';
+import { changesDevice, useAlarmChanges } from '../../../lib/live-alarms';
 import { useDeviceAlarms } from '../api/get-device-alarms';
+import { deviceHistoryKeys } from '../api/keys';
 import { HISTORY_MESSAGES } from '../messages';
 import { AlarmDetailsModal } from './AlarmDetailsModal';
 
-/** Alarmes: the device's alarms, newest first as the server lists them, with their details and acknowledgement (D6). */
+/**
+ * Alarmes: the device's alarms, newest first as the server lists them, with their details and acknowledgement (D6).
+ * Live: an alarm of this device opening, ending or being acknowledged (anywhere) reloads the list (issue 11, item 5).
+ */
 export function AlarmsTab({ mac }: { mac: string }) {
   const alarms = useDeviceAlarms(mac);
+  const queryClient = useQueryClient();
+  useAlarmChanges((changes) => {
+    if (changesDevice(changes, mac)) void queryClient.invalidateQueries({ queryKey: deviceHistoryKeys.alarms(mac) });
+  });
   const [selectedId, setSelectedId] = useState<string | null>(null);
   // Read from the list, so that the modal shows an acknowledgement as soon as it is saved.
   const selected = alarms.data?.find((alarm) => alarm._id === selectedId) ?? null;

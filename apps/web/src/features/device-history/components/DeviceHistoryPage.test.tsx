@@ -1,5 +1,5 @@
 import { REPORT_MESSAGES, type HistoryPage, type ProfileId } from '@sentinela/contract';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,8 +9,22 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { captureDownloads, fileResponse } from '../../../test/download';
+import type { FakeSocket } from '../../../test/fake-socket';
 import { makeReport } from '../../../test/report-fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
+
+// The shell's alarms socket: a stand-in the tests play the server with (the real one is covered in Chromium).
+const live = vi.hoisted(() => ({ sockets: [] as FakeSocket[] }));
+vi.mock('socket.io-client', async () => {
+  const { FakeSocket } = await import('../../../test/fake-socket');
+  return {
+    io: () => {
+      const socket = new FakeSocket();
+      live.sockets.push(socket);
+      return socket;
+    },
+  };
+});
 
 // uPlot draws on a canvas, which jsdom lacks: the chart itself is covered in Chromium (e2e).
 vi.mock('../../../components/chart/LineChart', () => ({ default: () => <div data-testid="history-chart" /> }));
@@ -249,6 +263,26 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     openHistory({ search: '?tab=alarmes', answers: { notifications: () => errorResponse(404, 'Rota não encontrada.') } });
     expect((await screen.findByRole('alert')).textContent).toContain('Não foi possível carregar os alarmes do dispositivo');
     expect(screen.getByText('Nada encontrado.')).toBeTruthy();
+  });
+
+  it('Alarmes updates live: a change of this device\'s alarms (from the socket) reloads the list, another device\'s does not', async () => {
+    let alarms = [makeAlarm()];
+    const { urls } = openHistory({ search: '?tab=alarmes', answers: { notifications: () => jsonResponse(alarms) } });
+    expect(await screen.findByText('Temperatura alta')).toBeTruthy();
+    const socket = live.sockets.at(-1)!;
+    act(() => socket.connect({ ok: true, count: 1, unacknowledged: 1 }));
+    expect(screen.getByRole('button', { name: 'Alarmes ativos: 1' })).toBeTruthy();
+    const loads = () => urls('/notifications').length;
+    const before = loads();
+
+    act(() => socket.receive('open-alarms', { count: 2, unacknowledged: 2, changes: [{ alarmId: 'x', mac: 'C3:00:00:00:09:09', kind: 'opened' }] }));
+    expect(screen.getByRole('button', { name: 'Alarmes ativos: 2' })).toBeTruthy();
+    expect(loads()).toBe(before);
+
+    alarms = [makeAlarm({ _id: '11111111-0000-4000-8000-000000000002', type: 'humidity_low', type_formatted: 'Umidade baixa' }), ...alarms];
+    act(() => socket.receive('open-alarms', { count: 3, unacknowledged: 3, changes: [{ alarmId: alarms[0]!._id, mac: DEVICE.mac, kind: 'opened' }] }));
+    expect(await screen.findByText('Umidade baixa')).toBeTruthy();
+    expect(loads()).toBe(before + 1);
   });
 
   it('Alarmes opens the details and acknowledges an alarm', async () => {
