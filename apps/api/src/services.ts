@@ -33,6 +33,7 @@ import { TelegramMessages } from './modules/telegram/message-job';
 import { TelegramLinkService } from './modules/telegram/link-service';
 import { NotificationSettingsService } from './modules/notifications/settings-service';
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
+import { PushService } from './modules/push/service';
 import { LocationService } from './modules/locations/service';
 import { GeocoderService } from './modules/geocoder/service';
 import { ContactService } from './modules/contact/service';
@@ -85,6 +86,8 @@ export interface AppServices {
   notificationSettings: NotificationSettingsService;
   /** Alarm messages by e-mail and Telegram, and their delivery log (D6). */
   alarmDeliveries: AlarmDeliveryService;
+  /** Web push: the VAPID key and users' browser subscriptions (D6, ADR 22). */
+  push: PushService;
   /** Locais (A8): locations and device groups. */
   locations: LocationService;
   /** Address search for locations (GEOCODER_URL), through the server. */
@@ -121,7 +124,8 @@ export function createServices(
   const alarms = new AlarmService(db, clock, events);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log);
+  const push = new PushService(db, clock, config);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, push);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -156,6 +160,7 @@ export function createServices(
     telegramLinks,
     notificationSettings: new NotificationSettingsService(db, telegram),
     alarmDeliveries,
+    push,
     locations: new LocationService(db, clock),
     geocoder: new GeocoderService({
       url: config.geocoderUrl,

@@ -21,5 +21,6 @@ export * from './site';
 export * from './firmware';
 export * from './beacons';
 export * from './notifications';
+export * from './push';
 export * from './locations';
 export * from './onboarding';

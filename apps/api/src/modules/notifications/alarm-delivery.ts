@@ -14,6 +14,8 @@ import { composeMail } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
 import type { TenantScope } from '../../lib/tenant-scope';
+import { recordPushRecipients } from '../push/repository';
+import type { PushService } from '../push/service';
 import { alarmText, telegramText, type AlarmFacts } from './alarm-message';
 import {
   findAlarmFacts,
@@ -84,6 +86,7 @@ export class AlarmDeliveryService {
     private readonly alarms: AlarmService,
     events: EventBus,
     private readonly log: JobLog,
+    private readonly push: PushService,
   ) {
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
@@ -175,6 +178,16 @@ export class AlarmDeliveryService {
           button = { text: 'Reconhecer', data: `${ACK_PREFIX}${token}` };
         }
         messageId = await this.telegram.send(delivery.recipient, telegramText(text), button);
+      } else if (delivery.channel === 'push' && delivery.user_id) {
+        // One delivery per person: every browser they subscribed gets it (ADR 22).
+        const outcome = await this.push.sendToUser(delivery.user_id, { title: text.subject, body: text.lines.join('\n'), url: text.url, tag: `alarm:${delivery.alarm_id}` });
+        await recordPushRecipients(this.db, deliveryId, outcome.reached);
+        if (outcome.reached === 0 && outcome.errors.length === 0) {
+          // No browser left (all unsubscribed or expired): nothing to retry.
+          await recordError(this.db, deliveryId, outcome.removed > 0 ? 'Inscrições push expiradas: nenhum navegador inscrito.' : 'Nenhum navegador inscrito.', true);
+          return;
+        }
+        if (outcome.reached === 0) throw new Error(outcome.errors.join('; '));
       } else {
         throw new Error(`channel ${delivery.channel} has no provider`);
       }

@@ -1,6 +1,7 @@
 import { Profile, type AlarmDelivery, type NotificationChannel } from '@sentinela/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { pushRecipientText } from '../push/repository';
 
 /** An alarm with what its messages say about it. */
 export async function findAlarmFacts(db: Db, alarmId: string) {
@@ -39,7 +40,7 @@ export async function recipientsOf(db: Db, device: { id: string; enterpriseId: s
     .select(['u.id', 'u.email', 'u.verified', 'u.telegram_chat_id', 'nc.channel'])
     .where('u.enterprise_id', '=', device.enterpriseId)
     .where('u.disabled', '=', false)
-    .where('nc.channel', 'in', ['email', 'telegram'])
+    .where('nc.channel', 'in', ['email', 'telegram', 'push'])
     .where((eb) =>
       eb.or([
         eb('u.profile_id', '=', Profile.EnterpriseAdmin),
@@ -52,6 +53,8 @@ export async function recipientsOf(db: Db, device: { id: string; enterpriseId: s
   for (const r of rows) {
     if (r.channel === 'email' && r.verified) out.push({ userId: r.id, channel: 'email', recipient: r.email });
     if (r.channel === 'telegram' && telegramConfigured && r.telegram_chat_id) out.push({ userId: r.id, channel: 'telegram', recipient: r.telegram_chat_id });
+    // The browsers are looked up when sending; the log then says how many were reached.
+    if (r.channel === 'push') out.push({ userId: r.id, channel: 'push', recipient: 'push' });
   }
   return out;
 }
@@ -124,7 +127,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
     event: r.event,
     channel: r.channel as NotificationChannel,
     // A chat id says nothing to a reader: the channel and the person do.
-    recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.recipient,
+    recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.channel === 'push' ? pushRecipientText(r.user_name, r.recipient) : r.recipient,
     user: r.user_id && r.user_name ? { _id: r.user_id, name: r.user_name } : null,
     status: r.status,
     attempts: r.attempts,
