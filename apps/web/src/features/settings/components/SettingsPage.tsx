@@ -5,6 +5,7 @@ import { IconAlertCircle, IconBrandTelegram } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
+import { PushChannelRow } from './PushChannelRow';
 import '../styles';
 
 /**
@@ -29,9 +30,9 @@ export function SettingsPage() {
             </Alert>
           ) : (
             <>
-              {settings.data.channels.map((status) => (
-                <ChannelRow key={status.channel} status={status} />
-              ))}
+              {settings.data.channels.map((status) =>
+                status.channel === 'push' ? <PushChannelRow key={status.channel} status={status} /> : <ChannelRow key={status.channel} status={status} />,
+              )}
               {settings.data.telegram.linked && <TelegramLinked />}
             </>
           )}
