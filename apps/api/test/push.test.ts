@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config';
 import { loadVapidKeys } from '../src/modules/push/vapid-keys';
 import { endpointAllowed, publicOnlyLookup } from '../src/modules/push/endpoint-guard';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../src/modules/push/service';
@@ -66,6 +67,20 @@ describe('VAPID key', () => {
     const given = { vapidPublicKey: 'B'.repeat(87), vapidPrivateKey: 'c'.repeat(43), vapidKeysFile: file };
     expect(await loadVapidKeys(given)).toEqual({ publicKey: given.vapidPublicKey, privateKey: given.vapidPrivateKey });
     expect((await ctx.request('GET', '/api/push/vapid-public-key')).statusCode).toBe(401);
+  });
+
+  it('settings: both keys or neither, a mailto:/https: subject, the key file under DATA_DIR, HTTP endpoints off by default', () => {
+    const defaults = loadConfig({ DATA_DIR: '/srv/sentinela' });
+    expect(defaults).toMatchObject({
+      vapidPublicKey: undefined,
+      vapidKeysFile: '/srv/sentinela/secrets/vapid.json',
+      vapidSubject: 'mailto:contato@sentinela.local',
+      pushAllowHttpEndpoints: false,
+    });
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'B'.repeat(87) })).toThrow(/VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: give both/);
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'short', VAPID_PRIVATE_KEY: 'c'.repeat(43) })).toThrow(/VAPID_PUBLIC_KEY/);
+    expect(() => loadConfig({ VAPID_SUBJECT: 'http://sentinela.example' })).toThrow(/VAPID_SUBJECT/);
+    expect(loadConfig({ VAPID_SUBJECT: 'https://sentinela.example', PUSH_ALLOW_HTTP_ENDPOINTS: '1' })).toMatchObject({ vapidSubject: 'https://sentinela.example', pushAllowHttpEndpoints: true });
   });
 });
 
