@@ -199,7 +199,8 @@ describe('push subscriptions', () => {
     } finally {
       await strict.close();
     }
-  });
+    // A second app on its own demo database: slow on PGlite on a busy machine.
+  }, 120_000);
 });
 
 describe('alarm delivery by web push (D6)', () => {
