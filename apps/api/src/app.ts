@@ -36,6 +36,7 @@ import { siteRoutes } from './modules/site/routes';
 import { firmwareRoutes } from './modules/firmware/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { escalationRoutes } from './modules/notifications/escalation-routes';
+import { pushRoutes } from './modules/push/routes';
 import { locationRoutes } from './modules/locations/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     userCreationRoutes,
     escalationRoutes,
     openAlarmRoutes,
+    pushRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

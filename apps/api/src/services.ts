@@ -35,6 +35,7 @@ import { createPhoneSenders } from './modules/notifications/channels/phone-sende
 import { NotificationSettingsService } from './modules/notifications/settings-service';
 import { AlarmDeliveryService } from './modules/notifications/alarm-delivery';
 import { AlarmReminderService } from './modules/notifications/reminders';
+import { PushService } from './modules/push/service';
 import { LocationService } from './modules/locations/service';
 import { GeocoderService } from './modules/geocoder/service';
 import { ContactService } from './modules/contact/service';
@@ -89,6 +90,8 @@ export interface AppServices {
   alarmDeliveries: AlarmDeliveryService;
   /** Reminders and escalation of open, unacknowledged alarms, and their settings per enterprise (ADR 24). */
   alarmReminders: AlarmReminderService;
+  /** Web push: the VAPID key and users' browser subscriptions (D6, ADR 22). */
+  push: PushService;
   /** Locais (A8): locations and device groups. */
   locations: LocationService;
   /** Address search for locations (GEOCODER_URL), through the server. */
@@ -126,7 +129,8 @@ export function createServices(
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
   const phoneSenders = createPhoneSenders(config);
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders);
+  const push = new PushService(db, clock, config);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -162,6 +166,7 @@ export function createServices(
     notificationSettings: new NotificationSettingsService(db, telegram, phoneSenders),
     alarmDeliveries,
     alarmReminders: new AlarmReminderService(db, clock, jobs, () => alarmDeliveries.configuredChannels(), log),
+    push,
     locations: new LocationService(db, clock),
     geocoder: new GeocoderService({
       url: config.geocoderUrl,

@@ -10,6 +10,7 @@ import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from
 import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
 import { CODES, MACS, deviceId, travelId, userId } from './travel-helpers';
+import { createECDH } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge, type Challenge } from 'altcha-lib';
@@ -304,6 +305,14 @@ describe('boundary values stored through every write route', () => {
     const chat = '-1009223372036854775';
     record('POST', `/api/me/telegram/${chat}/link`, await call('POST', `/api/me/telegram/${chat}/link?token=${'t'.repeat(32)}`, aurora));
     await write('DELETE', '/api/me/telegram', aurora);
+    // Web push (ADR 22): the longest endpoint taken, with a real browser key; a second browser subscribed and removed.
+    const browserKey = createECDH('prime256v1');
+    browserKey.generateKeys();
+    const keys = { p256dh: browserKey.getPublicKey().toString('base64url'), auth: 'A'.repeat(22) };
+    const longest = 'https://push.example.com/';
+    await write('POST', '/api/me/push-subscriptions', aurora, { endpoint: `${longest}${'é'.repeat(1000 - longest.length)}`, expirationTime: null, keys });
+    await write('POST', '/api/me/push-subscriptions', aurora, { endpoint: `${longest}removed`, keys });
+    await write('DELETE', '/api/me/push-subscriptions', aurora, { endpoint: `${longest}removed` });
 
     // The signed-up account edits its own profile to the longest values and changes its password (A7).
     const own = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);

@@ -112,6 +112,13 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   whatsappTemplateLanguage: 'pt_BR',
   whatsappTimeoutMs: 2000,
   alarmFlapMinutes: 15,
+  // The VAPID key pair is made once for the run under the temporary folder, as a server without keys does.
+  vapidPublicKey: undefined,
+  vapidPrivateKey: undefined,
+  vapidKeysFile: path.join(tmpdir(), 'sentinela-test-vapid', 'vapid.json'),
+  vapidSubject: 'mailto:contato@sentinela.test',
+  // Tests' push endpoints are local HTTP servers on 127.0.0.1.
+  pushAllowHttpEndpoints: true,
   // No geocoder unless a test starts its local one.
   geocoderUrl: undefined,
   geocoderTimeoutMs: 2000,

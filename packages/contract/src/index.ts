@@ -21,6 +21,7 @@ export * from './site';
 export * from './firmware';
 export * from './beacons';
 export * from './notifications';
+export * from './push';
 export * from './locations';
 export * from './onboarding';
 export * from './escalation';

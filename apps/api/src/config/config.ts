@@ -110,6 +110,12 @@ const Env = z.object({
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // Flapping guard (ADR 24): an alarm re-opening within this many minutes of an announced one is held; 0 turns it off.
   ALARM_FLAP_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(15),
+  // Web push (D6, ADR 22): the VAPID key pair (both or neither; made once under DATA_DIR when not given), the contact
+  // the push services see, and (tests, local setups only) push endpoints over plain HTTP or on private addresses.
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'the base64url public key (87 characters), e.g. from npx web-push generate-vapid-keys').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'the base64url private key (43 characters), e.g. from npx web-push generate-vapid-keys').optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'a mailto: address or an https: URL').optional(),
+  PUSH_ALLOW_HTTP_ENDPOINTS: z.enum(['0', '1']).default('0'),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -262,6 +268,14 @@ export interface AppConfig {
   whatsappTimeoutMs: number;
   /** Flapping guard: at most one opening message per device and alarm type in this many minutes; 0: off (ADR 24). */
   alarmFlapMinutes: number;
+  /** The VAPID key pair given by settings (base64url); unset: one is made once under `<DATA_DIR>/secrets`. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  vapidKeysFile: string;
+  /** Who the push services may contact about this server's messages (mailto: or https:). */
+  vapidSubject: string;
+  /** Push endpoints over plain HTTP and on loopback/private addresses accepted (local tests only; refused otherwise). */
+  pushAllowHttpEndpoints: boolean;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -297,6 +311,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Boolean(e.MQTT_TLS_CERT) !== Boolean(e.MQTT_TLS_KEY)) {
     throw new Error('Invalid configuration:\n  MQTT_TLS_CERT, MQTT_TLS_KEY: give both (the certificate and its private key, PEM files) or neither');
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: give both (one key pair) or neither');
   }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
@@ -386,6 +403,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     whatsappTemplateLanguage: e.WHATSAPP_TEMPLATE_LANGUAGE,
     whatsappTimeoutMs: e.WHATSAPP_TIMEOUT_MS,
     alarmFlapMinutes: e.ALARM_FLAP_MINUTES,
+    vapidPublicKey: e.VAPID_PUBLIC_KEY || undefined,
+    vapidPrivateKey: e.VAPID_PRIVATE_KEY || undefined,
+    vapidKeysFile: path.resolve(e.DATA_DIR, 'secrets', 'vapid.json'),
+    vapidSubject: e.VAPID_SUBJECT || `mailto:${e.CONTACT_EMAIL}`,
+    pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS === '1',
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

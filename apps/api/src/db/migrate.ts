@@ -10,6 +10,7 @@ import * as beaconRegistry from './migrations/2026-11-26T0200-beacon-registry';
 import * as firmwareFiles from './migrations/2026-11-26T0300-firmware-files';
 import * as locationNames from './migrations/2026-11-26T0400-location-names';
 import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifications';
+import * as pushSubscriptions from './migrations/2026-11-26T0600-push-subscriptions';
 import * as remindersAndEscalation from './migrations/2026-11-26T0800-reminders-and-escalation';
 
 /**
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0300-firmware-files': firmwareFiles,
   '2026-11-26T0400-location-names': locationNames,
   '2026-11-26T0500-alarm-notifications': alarmNotifications,
+  '2026-11-26T0600-push-subscriptions': pushSubscriptions,
   '2026-11-26T0800-reminders-and-escalation': remindersAndEscalation,
 };
 

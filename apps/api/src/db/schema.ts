@@ -219,6 +219,10 @@ export interface AlarmDeliveriesTable {
   created_at: Timestamp; sent_at: Timestamp | null; telegram_message_id: string | null;
   ack_token_hash: Buffer | null; ack_used_at: Timestamp | null;
 }
+/** A browser's web push subscription (ADR 22): its push service endpoint and its keys (RFC 8291). */
+export interface PushSubscriptionsTable {
+  id: Generated<string>; user_id: string; endpoint: string; p256dh: string; auth: string; created_at: Timestamp;
+}
 export interface ContactMessagesTable {
   id: Generated<string>; name: string; email: string; phone: string; message: string;
   created_at: CreatedAt; forwarded_at: Timestamp | null;
@@ -274,4 +278,5 @@ export interface Database {
   spent_challenges: SpentChallengesTable;
   enterprise_addresses: EnterpriseAddressesTable;
   plan_change_requests: PlanChangeRequestsTable;
+  push_subscriptions: PushSubscriptionsTable;
 }

@@ -14,6 +14,8 @@ import { composeMail } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
 import type { TenantScope } from '../../lib/tenant-scope';
+import { recordPushRecipients } from '../push/repository';
+import type { PushService } from '../push/service';
 import { alarmParts, alarmText, telegramText, type AlarmFacts } from './alarm-message';
 import { PermanentDeliveryError } from './channels/delivery-error';
 import type { PhoneSenders } from './channels/phone-senders';
@@ -92,6 +94,7 @@ export class AlarmDeliveryService {
     events: EventBus,
     private readonly log: JobLog,
     private readonly phones: PhoneSenders,
+    private readonly push: PushService,
   ) {
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
@@ -205,6 +208,16 @@ export class AlarmDeliveryService {
         const template = event.kind === 'ended' ? 'ended' : 'opened';
         const sent = await this.phones.whatsapp.sendTemplate(delivery.recipient, template, whatsappParameters(alarmParts(facts, textOptions), event));
         this.log.info({ deliveryId, messageId: sent.id }, 'alarm whatsapp message accepted by the provider');
+      } else if (delivery.channel === 'push' && delivery.user_id) {
+        // One delivery per person: every browser they subscribed gets it (ADR 22).
+        const outcome = await this.push.sendToUser(delivery.user_id, { title: text.subject, body: text.lines.join('\n'), url: text.url, tag: `alarm:${delivery.alarm_id}` });
+        await recordPushRecipients(this.db, deliveryId, outcome.reached);
+        if (outcome.reached === 0 && outcome.errors.length === 0) {
+          // No browser left (all unsubscribed or expired): nothing to retry.
+          await recordError(this.db, deliveryId, outcome.removed > 0 ? 'Inscrições push expiradas: nenhum navegador inscrito.' : 'Nenhum navegador inscrito.', true);
+          return;
+        }
+        if (outcome.reached === 0) throw new Error(outcome.errors.join('; '));
       } else {
         throw new Error(`channel ${delivery.channel} has no provider`);
       }

@@ -1,6 +1,7 @@
 import { Profile, type AlarmDelivery, type NotificationChannel } from '@sentinela/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { pushRecipientText } from '../push/repository';
 import { brazilianMobile } from './channels/phone-number';
 
 /** An alarm with what its messages say about it. */
@@ -47,7 +48,7 @@ export async function recipientsOf(
     .select(['u.id', 'u.email', 'u.verified', 'u.telegram_chat_id', 'u.phone', 'nc.channel'])
     .where('u.enterprise_id', '=', device.enterpriseId)
     .where('u.disabled', '=', false)
-    .where('nc.channel', 'in', ['email', 'telegram', 'sms', 'whatsapp'])
+    .where('nc.channel', 'in', ['email', 'telegram', 'sms', 'whatsapp', 'push'])
     .where((eb) =>
       eb.or([
         eb('u.profile_id', '=', Profile.EnterpriseAdmin),
@@ -65,6 +66,8 @@ export async function recipientsOf(
       const mobile = brazilianMobile(r.phone);
       if (mobile.ok) out.push({ userId: r.id, channel: r.channel, recipient: mobile.e164 });
     }
+    // The browsers are looked up when sending; the log then says how many were reached.
+    if (r.channel === 'push') out.push({ userId: r.id, channel: 'push', recipient: 'push' });
   }
   return out;
 }
@@ -153,7 +156,7 @@ export async function listDeliveries(db: Db, alarmId: string): Promise<AlarmDeli
     seq: r.seq,
     channel: r.channel as NotificationChannel,
     // A chat id says nothing to a reader: the channel and the person do.
-    recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.recipient,
+    recipient: r.channel === 'telegram' ? `Telegram de ${r.user_name ?? 'usuário removido'}` : r.channel === 'push' ? pushRecipientText(r.user_name, r.recipient) : r.recipient,
     user: r.user_id && r.user_name ? { _id: r.user_id, name: r.user_name } : null,
     status: r.status,
     attempts: r.attempts,

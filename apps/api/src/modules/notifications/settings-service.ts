@@ -1,6 +1,7 @@
 import { NOTIFICATION_CHANNELS, type NotificationChannel, type NotificationChannelStatus, type NotificationSettings } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import { AppError, notFound } from '../../lib/errors';
+import { countSubscriptions } from '../push/repository';
 import type { TelegramBot } from '../telegram/bot';
 import { brazilianMobile, phoneProblemText } from './channels/phone-number';
 
@@ -10,14 +11,14 @@ interface ChannelOwner {
   verified: boolean;
   phone: string | null;
   telegram_chat_id: string | null;
+  /** Browsers subscribed to web push (ADR 22). */
+  push_subscriptions: number;
 }
 
 type Usability = Pick<NotificationChannelStatus, 'available' | 'reason' | 'action'>;
 
 const PROFILE_ACTION = { label: 'Ir para o Perfil', href: '/profile' };
-
-/** Channels that alarms are delivered through today (ADR 21, ADR 23); the others wait for a provider. */
-export const DELIVERED_CHANNELS: readonly NotificationChannel[] = ['email', 'telegram', 'sms', 'whatsapp'];
+export const PUSH_ACTION = { label: 'Ativar neste navegador', href: '/settings#push' };
 
 /**
  * "Por onde deseja receber notificações?" (A10): the channels a user turned on, and whether each can be used here.
@@ -62,7 +63,7 @@ export class NotificationSettingsService {
   private async owner(userId: string): Promise<ChannelOwner> {
     const owner = await this.db.selectFrom('users').select(['email', 'verified', 'phone', 'telegram_chat_id']).where('id', '=', userId).executeTakeFirst();
     if (!owner) throw notFound('Usuário não encontrado.');
-    return owner;
+    return { ...owner, push_subscriptions: await countSubscriptions(this.db, userId) };
   }
 
   private usability(channel: NotificationChannel, owner: ChannelOwner): Usability {
@@ -96,7 +97,10 @@ export class NotificationSettingsService {
         return phone.ok ? ok : { available: false, reason: phoneProblemText(phone.problem, name), action: PROFILE_ACTION };
       }
       case 'push':
-        return { available: false, reason: 'As notificações push ainda não estão disponíveis neste servidor.', action: null };
+        // The web app subscribes the browser when this action is taken (or the toggle turned on), then turns push on.
+        return owner.push_subscriptions > 0
+          ? ok
+          : { available: false, reason: 'Ative as notificações neste navegador: permita as notificações quando o navegador pedir.', action: PUSH_ACTION };
     }
   }
 }

@@ -2,7 +2,7 @@ import { NotificationChannelList, NotificationSettings, TelegramLinkResponse, ty
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-const settingsKey = ['notification-settings'] as const;
+export const settingsKey = ['notification-settings'] as const;
 
 /** GET /api/me/config/notification-channel/status: each channel, on or off, usable or why not. */
 export const useNotificationSettings = () =>

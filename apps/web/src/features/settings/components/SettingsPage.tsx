@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
+import { PushChannelRow } from './PushChannelRow';
 import '../styles';
 import { AlarmEscalationSection } from './AlarmEscalationSection';
 
@@ -33,9 +34,9 @@ export function SettingsPage() {
             </Alert>
           ) : (
             <>
-              {settings.data.channels.map((status) => (
-                <ChannelRow key={status.channel} status={status} />
-              ))}
+              {settings.data.channels.map((status) =>
+                status.channel === 'push' ? <PushChannelRow key={status.channel} status={status} /> : <ChannelRow key={status.channel} status={status} />,
+              )}
               {settings.data.telegram.linked && <TelegramLinked />}
             </>
           )}
