@@ -26,6 +26,7 @@ import { enterpriseRoutes } from './modules/enterprises/routes';
 import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
+import { monitorLinkRoutes } from './modules/monitor-links/routes';
 import { alarmRoutes } from './modules/alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
 import { reportRoutes } from './modules/reports/routes';
@@ -81,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtime, { services });
   await app.register(jobs, { services });
 
-  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes, locationRoutes, contactRoutes, enterpriseAccountRoutes, userCreationRoutes]) {
+  for (const routes of [healthRoutes, authRoutes, userRoutes, deviceRoutes, beaconRoutes, deviceLinkRoutes, accessLogRoutes, enterpriseRoutes, historyRoutes, ingestHttpRoutes, gatewayRoutes, alarmRoutes, travelRoutes, reportRoutes, accountRoutes, profileRoutes, siteRoutes, firmwareRoutes, notificationRoutes, locationRoutes, contactRoutes, enterpriseAccountRoutes, userCreationRoutes, monitorLinkRoutes]) {
     await app.register(routes, { services });
   }
   await app.register(web, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });

@@ -23,3 +23,4 @@ export * from './beacons';
 export * from './notifications';
 export * from './locations';
 export * from './onboarding';
+export * from './monitor-links';

@@ -10,6 +10,7 @@ import * as beaconRegistry from './migrations/2026-11-26T0200-beacon-registry';
 import * as firmwareFiles from './migrations/2026-11-26T0300-firmware-files';
 import * as locationNames from './migrations/2026-11-26T0400-location-names';
 import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifications';
+import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0300-firmware-files': firmwareFiles,
   '2026-11-26T0400-location-names': locationNames,
   '2026-11-26T0500-alarm-notifications': alarmNotifications,
+  '2026-11-26T1000-monitor-links': monitorLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -40,6 +40,8 @@ export interface AppEvents {
   'alarm.opened': [AlarmChangedEvent];
   'alarm.closed': [AlarmChangedEvent];
   'gateway.revoked': [{ gatewayId: string }];
+  /** A monitor link was revoked: its open monitors are disconnected (ADR 26). */
+  'monitor-link.revoked': [{ linkId: string }];
   /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
   'travel.changed': [{ travelId: string }];
   /** Sessions ended before their expiry: one (logout), a user's (deactivation, password reset), an enterprise's. */
