@@ -44,17 +44,17 @@ export function MonitorCard({ device, state }: { device: MonitorDevice; state: C
         </div>
         <Group justify="space-between" wrap="nowrap" align="center">
           <Group gap="sm" wrap="nowrap" data-testid="monitor-temperature" aria-label={COLOUR_STATE_LABELS[state]}>
-            <ThemeIcon variant="light" color={color} size={48} radius="xl" aria-hidden>
-              <StateIcon size={30} aria-hidden />
+            <ThemeIcon variant="light" color={color} size={44} radius="xl" aria-hidden>
+              <StateIcon size={28} aria-hidden />
             </ThemeIcon>
-            <Text fw={800} fz={48} lh={1} c={state === 'none' ? undefined : `${color}.8`}>
+            <Text fw={800} fz={{ base: 36, sm: 44, xl: 52 }} lh={1} c={state === 'none' ? undefined : `${color}.8`} style={{ whiteSpace: 'nowrap' }}>
               {formatTemperature(device.temperature.value)}
             </Text>
           </Group>
           <Stack gap={4} align="flex-end">
             <Group gap={4} wrap="nowrap">
               <IconDroplet size={20} color="var(--mantine-color-blue-6)" aria-hidden />
-              <Text fw={700} fz="lg" aria-label="Umidade">
+              <Text fw={700} fz="lg" aria-label="Umidade" style={{ whiteSpace: 'nowrap' }}>
                 {formatHumidity(device.humidity.value)}
               </Text>
             </Group>
