@@ -161,6 +161,22 @@ describe('the monitor page (no session)', () => {
     expect(truck.travel).toMatchObject({ _id: ids.auroraTravel, code: CODES.auroraInProgress });
     expect(view.devices.find((d) => d.mac === MACS.chamber)!.travel).toBeNull();
     for (const foreign of [MACS.vaccines, MACS.box1, MACS.box2, MACS.freezer]) expect(res.body).not.toContain(foreign);
+
+    // An open alarm of a shown device is in its card; the alarm of a device the link does not show is nowhere.
+    const since = ctx.clock.now();
+    await ctx.db
+      .insertInto('alarms')
+      .values([
+        { device_id: ids.chamber!, type: 'temperature_high', message: 'Temperatura acima do limite', started_at: since },
+        { device_id: ids.freezer!, type: 'temperature_high', message: 'Alarme do freezer', started_at: since },
+      ])
+      .execute();
+    const withAlarm = MonitorView.parse((await ctx.request('GET', `/api/monitor/${link.token}`)).json());
+    expect(withAlarm.devices.find((d) => d.mac === MACS.chamber)!.alarms).toEqual([
+      { _id: expect.any(String), type: 'temperature_high', message: 'Temperatura acima do limite', started_at: since.toISOString(), acknowledged: false },
+    ]);
+    expect(JSON.stringify(withAlarm)).not.toContain('Alarme do freezer');
+    await ctx.db.deleteFrom('alarms').where('started_at', '=', since).execute();
   });
 
   it('shows a new reading of its device', async () => {
