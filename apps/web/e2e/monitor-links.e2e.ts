@@ -87,6 +87,8 @@ describe('monitor links', () => {
     await ingest(MAC, 12.5);
     await card(wall.page, MAC).getByText('12,50 °C').waitFor();
     await expect.poll(() => card(wall.page, MAC).getAttribute('data-state')).toBe('hot');
+    await settle(wall.page);
+    await screenshot(wall.page, 'monitor-wall-hot-1920');
     await ingest(MAC, 4.25);
     await card(wall.page, MAC).getByText('4,25 °C').waitFor();
     await expect.poll(() => card(wall.page, MAC).getAttribute('data-state')).toBe('normal');
