@@ -26,6 +26,7 @@ import { enterpriseRoutes } from './modules/enterprises/routes';
 import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
+import { monitorLinkRoutes } from './modules/monitor-links/routes';
 import { alarmRoutes } from './modules/alarms/routes';
 import { openAlarmRoutes } from './modules/open-alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     escalationRoutes,
     openAlarmRoutes,
     pushRoutes,
+    monitorLinkRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

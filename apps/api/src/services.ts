@@ -11,6 +11,7 @@ import type { Clock } from './lib/clock';
 import { IngestService } from './ingest/ingest-service';
 import { AlarmService } from './modules/alarms/service';
 import { GatewayService } from './modules/gateways/service';
+import { MonitorLinkService } from './modules/monitor-links/service';
 import { EventBus } from './realtime/event-bus';
 import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
@@ -64,6 +65,7 @@ export interface AppServices {
   events: EventBus;
   ingest: IngestService;
   gateways: GatewayService;
+  monitorLinks: MonitorLinkService;
   alarms: AlarmService;
   travels: TravelService;
   /** Background jobs in the database (pg-boss); started and stopped by the jobs plugin. */
@@ -151,6 +153,7 @@ export function createServices(
     events,
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),
+    monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config.publicUrl),
     alarms,
     travels: new TravelService(db, clock, events),
     jobs,

@@ -102,6 +102,7 @@ const state = {
   newAdmin: '',
   newAdminUsername: '',
   signedUpToken: '',
+  monitorToken: '',
 };
 
 async function loginAll() {
@@ -350,6 +351,17 @@ describe('boundary values stored through every write route', () => {
     const gateways = (await call('GET', '/api/gateways', aurora)).json() as Array<{ _id: string; revoked_at: string | null }>;
     await write('DELETE', `/api/gateways/${gateways.find((g) => !g.revoked_at)!._id}`, aurora);
 
+    // Monitor links (ADR 26): the longest name over every travel and device of the enterprise, for the longest time.
+    const auroraId = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Aurora Alimentos').executeTakeFirstOrThrow()).id;
+    const monitored = {
+      device_ids: (await ctx.db.selectFrom('devices').select('id').where('enterprise_id', '=', auroraId).execute()).map((r) => r.id),
+      travel_ids: (await ctx.db.selectFrom('travels').select('id').where('enterprise_id', '=', auroraId).execute()).map((r) => r.id),
+      expires_at: new Date(ctx.clock.now().getTime() + 365 * 86_400_000).toISOString(),
+    };
+    state.monitorToken = (await write<{ token: string }>('POST', '/api/monitor-links', aurora, { name: NAME_80, ...monitored })).token;
+    const revokedLink = await write('POST', '/api/monitor-links', admin, { name: longText(80, '😀'), enterprise_id: auroraId, ...monitored });
+    await write('DELETE', `/api/monitor-links/${revokedLink._id}`, aurora);
+
     // Report periods from a sheet: the first and the last day the product accepts (São Paulo wall clock).
     const sheet = await xlsxWith([
       [MACS.freezer, saoPauloText(FIRST), saoPauloText(new Date(INSTANT_MIN_MS + 86_400_000)), 'PDF'],
@@ -403,6 +415,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/user/')) return (await ids('users')).map((id) => ({ id }));
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
   if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
+  if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).
     const user = await ctx.db.selectFrom('users').select('id').where('verified', '=', false).executeTakeFirstOrThrow();

@@ -25,3 +25,4 @@ export * from './push';
 export * from './locations';
 export * from './onboarding';
 export * from './escalation';
+export * from './monitor-links';

@@ -54,6 +54,8 @@ export const PERMISSIONS = {
   'users:manage': admins,
   'access-log:read': admins,
   'gateways:manage': admins,
+  /** Read-only monitor links for wall displays (ADR 26). */
+  'monitor-links:manage': admins,
   // The enterprise's own address and plan (/complete-register, /plans): its administrators.
   'enterprise:settings': admins,
   'enterprises:manage': superAdminOnly,

@@ -12,6 +12,7 @@ import * as locationNames from './migrations/2026-11-26T0400-location-names';
 import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifications';
 import * as pushSubscriptions from './migrations/2026-11-26T0600-push-subscriptions';
 import * as remindersAndEscalation from './migrations/2026-11-26T0800-reminders-and-escalation';
+import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0500-alarm-notifications': alarmNotifications,
   '2026-11-26T0600-push-subscriptions': pushSubscriptions,
   '2026-11-26T0800-reminders-and-escalation': remindersAndEscalation,
+  '2026-11-26T1000-monitor-links': monitorLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -173,6 +173,15 @@ export interface DeviceEventsTable {
   created_at: CreatedAt;
 }
 
+/** A read-only monitor link for wall displays (ADR 26). */
+export interface MonitorLinksTable {
+  id: Generated<string>; enterprise_id: string; name: string; token_hash: Buffer; created_by: string | null;
+  created_at: Timestamp; expires_at: Timestamp; revoked_at: Timestamp | null; last_used_at: Timestamp | null;
+  use_count: Generated<number>;
+}
+export interface MonitorLinkDevicesTable { link_id: string; device_id: string }
+export interface MonitorLinkTravelsTable { link_id: string; travel_id: string }
+
 export interface AccessLogTable {
   id: Generated<number>; created_at: Timestamp; user_id: string | null; enterprise_id: string | null;
   client: string | null; client_version: string | null; client_os: string | null; ip: string | null;
@@ -279,4 +288,7 @@ export interface Database {
   enterprise_addresses: EnterpriseAddressesTable;
   plan_change_requests: PlanChangeRequestsTable;
   push_subscriptions: PushSubscriptionsTable;
+  monitor_links: MonitorLinksTable;
+  monitor_link_devices: MonitorLinkDevicesTable;
+  monitor_link_travels: MonitorLinkTravelsTable;
 }

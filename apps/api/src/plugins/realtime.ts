@@ -9,6 +9,7 @@ import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer
 import { TravelFeed } from '../realtime/travel-feed';
 import { LocationRooms } from '../realtime/location-rooms';
 import { AlarmRooms } from '../realtime/alarm-rooms';
+import { MonitorRooms } from '../realtime/monitor-rooms';
 import { devicesLinkedToUser } from '../modules/locations/repository';
 import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
@@ -69,6 +70,16 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     log: app.log,
   });
   alarmRooms.attach();
+  const monitorRooms = new MonitorRooms(io, {
+    links: services.monitorLinks,
+    lookups: new FixedWindowLimiter(config.monitorLookupsPerMinute, 60_000),
+    messagesPerMinute: config.socketSubscribesPerMinute,
+    trustProxy: config.trustProxy,
+    clock: services.clock,
+    log: app.log,
+  });
+  monitorRooms.attach();
+  const monitorWatched = (room: string) => config.redisUrl !== undefined || monitorRooms.hasRoom(room);
   const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
@@ -99,9 +110,14 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
       feed.readingsStored(event);
       // In-process, a room without sockets here has no watchers; with Redis they may be on another process.
       locationRooms.readingsStored(event, (room) => shared || io.of('/').adapter.rooms.has(room));
+      monitorRooms.readingsStored(event, monitorWatched);
     }),
+    services.events.on('alarm.opened', (event) => monitorRooms.alarmChanged(event, monitorWatched)),
+    services.events.on('alarm.closed', (event) => monitorRooms.alarmChanged(event, monitorWatched)),
+    services.events.on('monitor-link.revoked', ({ linkId }) => monitorRooms.revoked(linkId)),
     services.events.on('travel.changed', ({ travelId }) => {
       travelChanged(travelId);
+      monitorRooms.travelChanged(travelId, monitorWatched);
       if (shared) io.serverSideEmit('travelChanged', travelId);
     }),
     services.events.on('access.changed', (event) => {
@@ -127,6 +143,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     await feed.close();
     await alarmRooms.close();
     watch.close();
+    monitorRooms.close();
     io.local.disconnectSockets(true);
     io.engine.close();
   });

@@ -42,6 +42,8 @@ export interface AppEvents {
   /** Someone acknowledged an open or ended alarm (on a screen or from a chat). Emitted after it was saved. */
   'alarm.acknowledged': [AlarmChangedEvent];
   'gateway.revoked': [{ gatewayId: string }];
+  /** A monitor link was revoked: its open monitors are disconnected (ADR 26). */
+  'monitor-link.revoked': [{ linkId: string }];
   /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
   'travel.changed': [{ travelId: string }];
   /** Sessions ended before their expiry: one (logout), a user's (deactivation, password reset), an enterprise's. */

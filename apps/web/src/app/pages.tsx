@@ -78,6 +78,12 @@ export const FirmwarePage = lazy(() =>
 export const GatewaysPage = lazy(() =>
   import('../features/gateways/components/GatewaysPage').then((module) => ({ default: module.GatewaysPage })),
 );
+export const MonitorLinksPage = lazy(() =>
+  import('../features/monitor-links/components/MonitorLinksPage').then((module) => ({ default: module.MonitorLinksPage })),
+);
+export const MonitorPage = lazy(() =>
+  import('../features/monitor-links/components/MonitorPage').then((module) => ({ default: module.MonitorPage })),
+);
 export const SettingsPage = lazy(() =>
   import('../features/settings/components/SettingsPage').then((module) => ({ default: module.SettingsPage })),
 );

@@ -1,7 +1,9 @@
+import { Suspense } from 'react';
 import type { RouteObject } from 'react-router';
 import { paths } from '../lib/paths';
 import { AppRoot } from './AppRoot';
 import { HomeRedirect, RedirectIfSignedIn, RequirePermission, RequireSession } from './guards';
+import { PageFallback } from './layout/PageFallback';
 import { SessionAwareLayout } from './layout/SessionAwareLayout';
 import { SignedInLayout } from './layout/SignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
@@ -20,6 +22,8 @@ import {
   EnterprisesPage,
   FirmwarePage,
   GatewaysPage,
+  MonitorLinksPage,
+  MonitorPage,
   LandingPage,
   LocalizatorPage,
   LocationsPage,
@@ -50,6 +54,16 @@ import { RouteErrorPage } from './RouteErrorPage';
  * Admin screens also check the profile's permission, only to say "Acesso negado" instead of an empty page.
  */
 export const routes: RouteObject[] = [
+  // A wall display's monitor (ADR 26): outside the app's root, so no session, menu or idle timeout reaches it.
+  {
+    path: '/monitor/:token',
+    errorElement: <RouteErrorPage />,
+    element: (
+      <Suspense fallback={<PageFallback />}>
+        <MonitorPage />
+      </Suspense>
+    ),
+  },
   {
     element: <AppRoot />,
     errorElement: <RouteErrorPage />,
@@ -131,6 +145,10 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="gateways:manage" />,
                 children: [{ handle: { title: 'Gateways' }, path: paths.gateways, element: <GatewaysPage /> }],
+              },
+              {
+                element: <RequirePermission permission="monitor-links:manage" />,
+                children: [{ handle: { title: 'Links de monitoramento' }, path: paths.monitorLinks, element: <MonitorLinksPage /> }],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,

@@ -25,6 +25,8 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.firmware, label: 'Firmwares', permission: 'firmware:manage' },
   // Not in the documents' menus: where admins create and revoke the keys their gateways send readings with.
   { path: paths.gateways, label: 'Gateways', permission: 'gateways:manage' },
+  // Not in the documents' menus: read-only links for the wall displays of a control room (ADR 26).
+  { path: paths.monitorLinks, label: 'Links de monitoramento', permission: 'monitor-links:manage' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
   { path: paths.settings, label: 'Configurações', permission: 'settings:own' },
 ];

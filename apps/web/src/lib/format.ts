@@ -30,6 +30,8 @@ function formatLocal(value: DateInput, pattern: string): string {
 export const formatDateTime = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm:ss');
 /** DD/MM HH:mm:ss in local time (travel rows and readings). */
 export const formatShortDateTime = (value: DateInput) => formatLocal(value, 'DD/MM HH:mm:ss');
+/** HH:mm in local time ("Atualizado às" of the monitor page, alarms since). */
+export const formatTimeOfDay = (value: DateInput) => formatLocal(value, 'HH:mm');
 /** DD/MM/YYYY H:mm:ss in local time (last update of a travel's device card). */
 export const formatCardDateTime = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY H:mm:ss');
 /** DD/MM/YYYY HH:mm in local time (report periods). */

@@ -35,6 +35,9 @@ export const paths = {
   firmware: '/firmware',
   /** Not in the documents: gateway keys for reading ingestion (D5). */
   gateways: '/gateways',
+  /** Not in the documents: read-only monitor links for wall displays (ADR 26). */
+  monitorLinks: '/monitor-links',
+  monitor: (token: string) => `/monitor/${encodeURIComponent(token)}`,
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

@@ -69,6 +69,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Usuários', '/select-user'],
       ['Firmwares', '/firmware'],
       ['Gateways', '/gateways'],
+      ['Links de monitoramento', '/monitor-links'],
       ['Relatórios', '/reports'],
       ['Configurações', '/settings'],
     ]);
@@ -82,9 +83,11 @@ describe('SideMenu (P6, P8)', () => {
       return labels;
     };
     expect(labelsOf(2)).toContain('Gateways');
+    expect(labelsOf(2)).toContain('Links de monitoramento');
     expect(labelsOf(2)).not.toContain('Firmwares');
     for (const profileId of [3, 4, 5] as const) {
       expect(labelsOf(profileId)).not.toContain('Gateways');
+      expect(labelsOf(profileId)).not.toContain('Links de monitoramento');
       expect(labelsOf(profileId)).not.toContain('Firmwares');
     }
   });

@@ -1,0 +1,3 @@
+// Mantine styles of the components only this feature uses (the app loads the common ones).
+import '@mantine/core/styles/Code.css';
+import '@mantine/core/styles/Tooltip.css';
