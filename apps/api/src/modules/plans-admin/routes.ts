@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminFaqItem, AdminFaqList, AdminPlan, AdminPlanList, FaqBody, FaqOrderBody, IdParam, OkResponse, PlanBody, PLAN_ADMIN_MESSAGES, FAQ_ADMIN_MESSAGES, z } from '@sentinela/contract';
+import { AdminFaqItem, AdminFaqList, AdminPlan, AdminPlanList, FaqBody, FaqOrderBody, OkResponse, PlanBody, PLAN_ADMIN_MESSAGES, FAQ_ADMIN_MESSAGES, z } from '@sentinela/contract';
 import type { AppServices } from '../../services';
 
 const PlanParam = z.object({ id: z.uuid(PLAN_ADMIN_MESSAGES.notFound) });
