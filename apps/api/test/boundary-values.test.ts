@@ -439,7 +439,8 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/reports/')) return reports.map((r) => ({ id: r.id }));
   if (url.startsWith('/api/user/')) return (await ids('users')).map((id) => ({ id }));
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
-  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
+  // Offered plans: a retired one is not found there (ADR 28); the admin list reads it.
+  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').where('retired_at', 'is', null).execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).

@@ -34,13 +34,10 @@ export const FAQ_ADMIN_MESSAGES = {
   empty: 'Nenhuma pergunta cadastrada.',
 } as const;
 
-/** The device-limit refusal (issue 13, item 1): names the plan, its limit and what would be exceeded. */
-export function deviceLimitMessage(plan: string, max: number, current: number, adding: number): string {
-  const plural = (n: number) => (n === 1 ? 'dispositivo' : 'dispositivos');
-  return (
-    `O plano ${plan} permite até ${max} ${plural(max)}. A empresa já tem ${current} e este vínculo somaria ${current + adding}. ` +
-    'Mude de plano ou desvincule dispositivos antes.'
-  );
+/** The device-limit refusal (issue 13, item 1): names the plan, its limit, what the enterprise has and would have. */
+export function deviceLimitMessage(plan: string, max: number, current: number, after: number): string {
+  const devices = (n: number) => `${n} ${n === 1 ? 'dispositivo' : 'dispositivos'}`;
+  return `O plano ${plan} permite até ${devices(max)}. A empresa tem ${current} e ficaria com ${after}. Mude de plano ou desvincule dispositivos antes.`;
 }
 
 /** Largest price of one cycle: a typo with three extra zeros is refused, a real enterprise plan is not. */
