@@ -360,6 +360,9 @@ describe('boundary values stored through every write route', () => {
     };
     state.monitorToken = (await write<{ token: string }>('POST', '/api/monitor-links', aurora, { name: NAME_80, ...monitored })).token;
 
+    // Reminders and escalation (ADR 24) at their largest intervals.
+    await write('PUT', '/api/enterprise/alarm-escalation', aurora, { reminder_minutes: 1440, escalation_minutes: 1440 });
+
     // Plans and FAQ (ADR 28): the longest name, features and answers, the largest price and limit; one plan kept
     // offered with them, one retired, one created and deleted; FAQ created, edited, reordered, one deleted.
     const feature = longText(120);
