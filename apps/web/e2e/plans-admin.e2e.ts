@@ -115,6 +115,24 @@ describe('Planos (super admin)', () => {
     await context.close();
   });
 
+  it('shows the error state of the plans and the empty state of the FAQ', async () => {
+    const { context, page } = await newPage(browser, { width: 1280, height: 800 });
+    await login(page, 'admin');
+    await page.waitForURL('**/my-devices');
+    // The server down for the plans list; an FAQ with no questions.
+    await page.route('**/api/admin/plans', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, code: 'SERVICE_UNAVAILABLE', error: 'Serviço temporariamente indisponível.' }) }),
+    );
+    await page.route('**/api/admin/faq', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }));
+    await page.goto('/admin/plans');
+    await page.getByRole('alert').filter({ hasText: 'Serviço temporariamente indisponível.' }).waitFor();
+    await shots(page, 'plans-admin-error');
+    await page.getByRole('tab', { name: 'Perguntas frequentes' }).click();
+    await page.getByText('Nenhuma pergunta cadastrada.').waitFor();
+    await shots(page, 'plans-admin-faq-empty');
+    await context.close();
+  });
+
   it('an enterprise admin has no Planos menu entry and is refused the screen', async () => {
     const { context, page } = await newPage(browser);
     await login(page, 'aurora.adm');
