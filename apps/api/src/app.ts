@@ -27,6 +27,7 @@ import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
 import { monitorLinkRoutes } from './modules/monitor-links/routes';
+import { plansAdminRoutes } from './modules/plans-admin/routes';
 import { alarmRoutes } from './modules/alarms/routes';
 import { openAlarmRoutes } from './modules/open-alarms/routes';
 import { travelRoutes } from './modules/travels/routes';
@@ -114,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     openAlarmRoutes,
     pushRoutes,
     monitorLinkRoutes,
+    plansAdminRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -12,6 +12,7 @@ import { IngestService } from './ingest/ingest-service';
 import { AlarmService } from './modules/alarms/service';
 import { GatewayService } from './modules/gateways/service';
 import { MonitorLinkService } from './modules/monitor-links/service';
+import { PlansAdminService } from './modules/plans-admin/service';
 import { EventBus } from './realtime/event-bus';
 import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
@@ -66,6 +67,7 @@ export interface AppServices {
   ingest: IngestService;
   gateways: GatewayService;
   monitorLinks: MonitorLinkService;
+  plansAdmin: PlansAdminService;
   alarms: AlarmService;
   travels: TravelService;
   /** Background jobs in the database (pg-boss); started and stopped by the jobs plugin. */
@@ -154,6 +156,7 @@ export function createServices(
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),
     monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config.publicUrl),
+    plansAdmin: new PlansAdminService(db, clock),
     alarms,
     travels: new TravelService(db, clock, events),
     jobs,

@@ -361,6 +361,31 @@ describe('boundary values stored through every write route', () => {
       expires_at: new Date(ctx.clock.now().getTime() + 365 * 86_400_000).toISOString(),
     };
     state.monitorToken = (await write<{ token: string }>('POST', '/api/monitor-links', aurora, { name: NAME_80, ...monitored })).token;
+
+    // Plans and FAQ (ADR 28): the longest name, features and answers, the largest price and limit; one plan kept
+    // offered with them, one retired, one created and deleted; FAQ created, edited, reordered, one deleted.
+    const feature = longText(120);
+    const plan = await write('POST', '/api/admin/plans', admin, {
+      name: longText(60),
+      max_devices: 1_000_000,
+      features: Array.from({ length: 20 }, (_, i) => longText(120, `Recurso ${i} ção 😀 `)),
+      cycles: [{ name: 'Mensal', value: '1000000,00' }, { name: 'Anual', value: 0 }],
+    });
+    await write('PUT', `/api/admin/plans/${plan._id}`, admin, { name: longText(60, 'Plano ☃ 😀 '), max_devices: null, features: [feature], cycles: [{ name: 'Anual', value: 999999.99 }, { name: 'Mensal', value: 0.01 }] });
+    const retired = await write('POST', '/api/admin/plans', admin, { name: NAME_80.slice(0, 59), features: [], cycles: [{ name: 'Mensal', value: 1 }] });
+    await write('POST', `/api/admin/plans/${retired._id}/retire`, admin);
+    await write('POST', `/api/admin/plans/${retired._id}/restore`, admin);
+    await write('POST', `/api/admin/plans/${retired._id}/retire`, admin);
+    const dropped = await write('POST', '/api/admin/plans', admin, { name: 'Descartável', features: [], cycles: [{ name: 'Mensal', value: 1 }] });
+    await write('DELETE', `/api/admin/plans/${dropped._id}`, admin);
+    const question = await write('POST', '/api/admin/faq', admin, { question: longText(200), answer: `${longText(1000)}${MIDDLE}${longText(1000 - MIDDLE.length)}` });
+    await write('PUT', `/api/admin/faq/${question._id}`, admin, { question: longText(200, 'Pergunta? 😀 '), answer: longText(2000) });
+    const removable = await write('POST', '/api/admin/faq', admin, { question: 'Temporária?', answer: 'Sim.' });
+    await write('DELETE', `/api/admin/faq/${removable._id}`, admin);
+    const faqIds = (await write<{ _id: string }[]>('PUT', '/api/admin/faq/order', admin, {
+      ids: (await ctx.db.selectFrom('faq').select('id').orderBy('position', 'desc').execute()).map((r) => r.id),
+    })).map((f) => f._id);
+    expect(faqIds[0]).toBe(question._id);
     const revokedLink = await write('POST', '/api/monitor-links', admin, { name: longText(80, '😀'), enterprise_id: auroraId, ...monitored });
     await write('DELETE', `/api/monitor-links/${revokedLink._id}`, aurora);
 
@@ -416,7 +441,8 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/reports/')) return reports.map((r) => ({ id: r.id }));
   if (url.startsWith('/api/user/')) return (await ids('users')).map((id) => ({ id }));
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
-  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
+  // Offered plans: a retired one is not found there (ADR 28); the admin list reads it.
+  if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').where('retired_at', 'is', null).execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).

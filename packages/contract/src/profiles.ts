@@ -60,6 +60,8 @@ export const PERMISSIONS = {
   'enterprise:settings': admins,
   'enterprises:manage': superAdminOnly,
   'firmware:manage': superAdminOnly,
+  /** Plans with their cycles and device limits, and the landing page's FAQ (ADR 28). */
+  'plans:manage': superAdminOnly,
 } as const satisfies Record<string, readonly ProfileId[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -203,7 +203,11 @@ export interface FirmwaresTable {
   sha256: string;
 }
 
-export interface PlansTable { id: Generated<string>; name: string; position: Generated<number> }
+export interface PlansTable {
+  id: Generated<string>; name: string; position: Generated<number>;
+  /** ADR 28: device limit of the plan (null: none) and when it stopped being offered. */
+  max_devices: number | null; retired_at: Timestamp | null;
+}
 export interface PlanCyclesTable {
   id: Generated<string>; plan_id: string; name: string; value: number; features: Json<string[]>;
 }

@@ -4,18 +4,21 @@ import type { Db } from '../db/database';
 const PLANS = [
   {
     name: 'Essencial',
+    maxDevices: 10,
     monthly: 149.9,
     annual: 1529,
     features: ['Até 10 sensores', 'Leituras a cada 5 minutos', 'Alarmes por e-mail', 'Relatórios PDF e Excel assinados', '1 usuário administrador'],
   },
   {
     name: 'Profissional',
+    maxDevices: 50,
     monthly: 399.9,
     annual: 4079,
     features: ['Até 50 sensores', 'Viagens com rastreamento ao vivo', 'Alarmes por e-mail e Telegram', 'Relatórios PDF e Excel assinados', 'Até 10 usuários'],
   },
   {
     name: 'Empresarial',
+    maxDevices: 200,
     monthly: 899.9,
     annual: 9179,
     features: ['Até 200 sensores', 'Viagens e locais ilimitados', 'Todos os canais de alarme', 'Integração por MQTT e HTTP', 'Usuários ilimitados e suporte prioritário'],
@@ -33,7 +36,7 @@ const FAQ = [
 
 export async function seedDemoSite(db: Db): Promise<void> {
   for (const [position, plan] of PLANS.entries()) {
-    const row = await db.insertInto('plans').values({ name: plan.name, position }).returning('id').executeTakeFirstOrThrow();
+    const row = await db.insertInto('plans').values({ name: plan.name, position, max_devices: plan.maxDevices, retired_at: null }).returning('id').executeTakeFirstOrThrow();
     const features = JSON.stringify(plan.features);
     await db
       .insertInto('plan_cycles')

@@ -81,6 +81,9 @@ export const GatewaysPage = lazy(() =>
 export const MonitorLinksPage = lazy(() =>
   import('../features/monitor-links/components/MonitorLinksPage').then((module) => ({ default: module.MonitorLinksPage })),
 );
+export const PlansAdminPage = lazy(() =>
+  import('../features/plans-admin/components/PlansAdminPage').then((module) => ({ default: module.PlansAdminPage })),
+);
 export const MonitorPage = lazy(() =>
   import('../features/monitor-links/components/MonitorPage').then((module) => ({ default: module.MonitorPage })),
 );

@@ -23,6 +23,7 @@ import {
   FirmwarePage,
   GatewaysPage,
   MonitorLinksPage,
+  PlansAdminPage,
   MonitorPage,
   LandingPage,
   LocalizatorPage,
@@ -149,6 +150,10 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="monitor-links:manage" />,
                 children: [{ handle: { title: 'Links de monitoramento' }, path: paths.monitorLinks, element: <MonitorLinksPage /> }],
+              },
+              {
+                element: <RequirePermission permission="plans:manage" />,
+                children: [{ handle: { title: 'Planos' }, path: paths.plansAdmin, element: <PlansAdminPage /> }],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,

@@ -23,6 +23,8 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.localizator, label: 'Rastrear viagem', permission: 'travels:read' },
   { path: paths.selectUser, label: 'Usuários', permission: 'users:manage' },
   { path: paths.firmware, label: 'Firmwares', permission: 'firmware:manage' },
+  // Not in the documents' menus: the super admin's plans and the landing page's FAQ (ADR 28).
+  { path: paths.plansAdmin, label: 'Planos', permission: 'plans:manage' },
   // Not in the documents' menus: where admins create and revoke the keys their gateways send readings with.
   { path: paths.gateways, label: 'Gateways', permission: 'gateways:manage' },
   // Not in the documents' menus: read-only links for the wall displays of a control room (ADR 26).

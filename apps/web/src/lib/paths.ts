@@ -38,6 +38,8 @@ export const paths = {
   /** Not in the documents: read-only monitor links for wall displays (ADR 26). */
   monitorLinks: '/monitor-links',
   monitor: (token: string) => `/monitor/${encodeURIComponent(token)}`,
+  /** Not in the documents: the super admin's plans and FAQ (ADR 28). */
+  plansAdmin: '/admin/plans',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

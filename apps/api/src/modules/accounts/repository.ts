@@ -92,6 +92,14 @@ export async function spendPasswordReset(db: Db, id: string, now: Date): Promise
   return !!row;
 }
 
+/** A cycle of an offered plan: a retired plan (ADR 28) is not chosen any more. */
 export async function findPlanCycle(db: Db, planId: string, cycleId: string) {
-  return db.selectFrom('plan_cycles').select(['id']).where('id', '=', cycleId).where('plan_id', '=', planId).executeTakeFirst();
+  return db
+    .selectFrom('plan_cycles as c')
+    .innerJoin('plans as p', 'p.id', 'c.plan_id')
+    .select(['c.id'])
+    .where('c.id', '=', cycleId)
+    .where('c.plan_id', '=', planId)
+    .where('p.retired_at', 'is', null)
+    .executeTakeFirst();
 }

@@ -18,6 +18,7 @@ import {
   removeUserLinks,
   type LinkableDevice,
 } from './repository';
+import { checkDeviceLimit, lockEnterpriseForLinking } from './plan-limit';
 
 interface Actor {
   userId: string;
@@ -45,12 +46,15 @@ export class DeviceLinkService {
     const wanted = new Set(body.devices);
     const at = this.clock.now();
     const result = await this.db.transaction().execute(async (trx) => {
+      await lockEnterpriseForLinking(trx, enterprise._id);
       const named = await lockDevices(trx, [...wanted]);
       if (named.length !== wanted.size) throw notFound(DEVICE_NOT_FOUND);
       const elsewhere = named.find((d) => d.enterprise_id !== null && d.enterprise_id !== enterprise._id);
       if (elsewhere) throw conflict(`O dispositivo ${elsewhere.name} (${elsewhere.mac}) pertence a outra empresa. Desvincule-o dela antes.`);
       const added = named.filter((d) => d.enterprise_id === null);
       const removed = body.to_update === 0 ? (await lockDevicesOfEnterprise(trx, enterprise._id)).filter((d) => !wanted.has(d.id)) : [];
+      // The plan's device limit (ADR 28), checked before anything changes.
+      await checkDeviceLimit(trx, enterprise._id, added.length, removed.length);
       await moveDevicesIntoEnterprise(trx, added.map((d) => d.id), enterprise._id, at);
       await releaseDevicesFromEnterprise(trx, removed.map((d) => d.id), enterprise._id, at);
       await recordDeviceEvents(

@@ -68,7 +68,15 @@ export class EnterpriseAccountService {
    */
   async requestPlan(auth: AuthContext, body: PlanChangeBody): Promise<string> {
     const enterpriseId = ownEnterprise(auth);
-    const cycle = await this.db.selectFrom('plan_cycles').select('id').where('id', '=', body.cicle_id).where('plan_id', '=', body.plan_id).executeTakeFirst();
+    // Only an offered plan: a retired one keeps its subscribers but is not chosen any more (ADR 28).
+    const cycle = await this.db
+      .selectFrom('plan_cycles as c')
+      .innerJoin('plans as p', 'p.id', 'c.plan_id')
+      .select('c.id')
+      .where('c.id', '=', body.cicle_id)
+      .where('c.plan_id', '=', body.plan_id)
+      .where('p.retired_at', 'is', null)
+      .executeTakeFirst();
     if (!cycle) throw notFound(PLAN_MESSAGES.notFound);
     const now = this.clock.now();
     return this.db.transaction().execute(async (trx) => {

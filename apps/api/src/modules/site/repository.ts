@@ -1,9 +1,9 @@
 import type { FaqItem, Plan } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 
-/** Every plan with its cycles, in the plans' order and each plan's cycles by value. */
+/** Every offered plan (retired ones are not, ADR 28) with its cycles, in the plans' order and each plan's cycles by value. */
 export async function listPlans(db: Db, planId?: string): Promise<Plan[]> {
-  let plans = db.selectFrom('plans').select(['id', 'name']).orderBy('position').orderBy('name');
+  let plans = db.selectFrom('plans').select(['id', 'name']).where('retired_at', 'is', null).orderBy('position').orderBy('name');
   if (planId) plans = plans.where('id', '=', planId);
   const planRows = await plans.execute();
   if (planRows.length === 0) return [];

@@ -68,6 +68,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Rastrear viagem', '/localizator'],
       ['Usuários', '/select-user'],
       ['Firmwares', '/firmware'],
+      ['Planos', '/admin/plans'],
       ['Gateways', '/gateways'],
       ['Links de monitoramento', '/monitor-links'],
       ['Relatórios', '/reports'],
@@ -85,10 +86,12 @@ describe('SideMenu (P6, P8)', () => {
     expect(labelsOf(2)).toContain('Gateways');
     expect(labelsOf(2)).toContain('Links de monitoramento');
     expect(labelsOf(2)).not.toContain('Firmwares');
+    expect(labelsOf(2)).not.toContain('Planos');
     for (const profileId of [3, 4, 5] as const) {
       expect(labelsOf(profileId)).not.toContain('Gateways');
       expect(labelsOf(profileId)).not.toContain('Links de monitoramento');
       expect(labelsOf(profileId)).not.toContain('Firmwares');
+      expect(labelsOf(profileId)).not.toContain('Planos');
     }
   });
 

@@ -23,6 +23,9 @@ export function PlansPage() {
   };
 
   const requested = enterprisePlan.data?.requested;
+  const current = enterprisePlan.data?.current;
+  // A retired plan (ADR 28) is not among the cards, but the enterprise keeps it until it chooses another.
+  const currentRetired = !!current && !!plans.data && !plans.data.some((p) => p.cicle.some((c) => c.id === current.cicle_id));
   return (
     <Stack>
       <Title order={2}>Planos</Title>
@@ -39,6 +42,12 @@ export function PlansPage() {
       {requested && (
         <Text size="sm">
           Troca pedida: <b>{requested.plan_name}</b> — {requested.cicle_name}. A cobrança do novo plano começa no próximo ciclo.
+        </Text>
+      )}
+      {currentRetired && (
+        <Text size="sm">
+          Plano atual: <b>{current.plan_name}</b> — {current.cicle_name}. Este plano não é mais oferecido; a empresa continua com ele até escolher
+          outro.
         </Text>
       )}
       {!mayChange && <Text c="dimmed">Somente os administradores da empresa podem trocar o plano.</Text>}
