@@ -26,3 +26,4 @@ export * from './locations';
 export * from './onboarding';
 export * from './escalation';
 export * from './monitor-links';
+export * from './billing';

@@ -13,6 +13,7 @@ import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifica
 import * as pushSubscriptions from './migrations/2026-11-26T0600-push-subscriptions';
 import * as remindersAndEscalation from './migrations/2026-11-26T0800-reminders-and-escalation';
 import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
+import * as billing from './migrations/2026-11-26T1100-billing';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0600-push-subscriptions': pushSubscriptions,
   '2026-11-26T0800-reminders-and-escalation': remindersAndEscalation,
   '2026-11-26T1000-monitor-links': monitorLinks,
+  '2026-11-26T1100-billing': billing,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
