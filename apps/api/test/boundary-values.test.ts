@@ -93,6 +93,8 @@ async function login(username: string, password = DEMO_PASSWORD): Promise<string
   return res.json().token.token;
 }
 
+const PIX_WEBHOOK_TOKEN = 'boundary-values-pix-webhook-token';
+
 const state = {
   tokens: {} as Record<'admin' | 'aurora' | 'joao' | 'vida' | 'maria', string>,
   joaoUsername: 'joao.silva',
@@ -129,7 +131,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => cepServer.listen(0, '127.0.0.1', resolve));
   const cepLookupUrl = `http://127.0.0.1:${(cepServer.address() as AddressInfo).port}/ws`;
-  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl } });
+  ctx = await createTestContext({
+    demo: true,
+    config: {
+      loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl,
+      // The longest receiver name and city a BR Code holds, and a PIX key of the longest kind (a 77-character e-mail).
+      pixKey: `${'p'.repeat(64)}@${'q'.repeat(8)}.com`, pixReceiverName: 'Sentinelã Tecnologia Ltda', pixReceiverCity: 'São José Campos', pixWebhookToken: PIX_WEBHOOK_TOKEN,
+    },
+  });
   routes = walkableRoutes(ctx.routes);
 }, 120_000);
 afterAll(async () => {
@@ -278,6 +287,10 @@ describe('boundary values stored through every write route', () => {
     await exportReport(`/api/travels/${travel._id}/html`, vida);
     await exportReport(`/api/beacon-device/history/mac/${MACS.vaccines}/excel?dateInitUtc=${FIRST.toISOString()}`, vida);
     await write('POST', `/api/travels/${travel._id}/status`, vida, { status: 3 });
+    // The billing cycle far in the future: the next periods issued (three at most a run), every open invoice overdue.
+    const cycle = await ctx.services.billingCycle.run();
+    expect(cycle.issued).toBeGreaterThan(0);
+    expect(cycle.overdue).toBeGreaterThan(0);
   });
 
   it('today, on rows made at both ends of time', async () => {
@@ -301,6 +314,8 @@ describe('boundary values stored through every write route', () => {
     await write('DELETE', '/api/me/config/notification-channel', aurora, { channel: 'email' });
     await write('POST', '/api/me/config/notification-channel', aurora, { channel: 'email' });
     await write('POST', '/api/session/presence', aurora);
+    // Reminders and escalation (ADR 24) at their largest: a day between reminders, a day before escalating.
+    await write('PUT', '/api/enterprise/alarm-escalation', aurora, { reminder_minutes: 1440, escalation_minutes: 1440 });
     // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);
     // linking with a bot is in notifications.test.ts. Unlinking an account without a chat succeeds.
     const chat = '-1009223372036854775';
@@ -362,6 +377,25 @@ describe('boundary values stored through every write route', () => {
     const revokedLink = await write('POST', '/api/monitor-links', admin, { name: longText(80, '😀'), enterprise_id: auroraId, ...monitored });
     await write('DELETE', `/api/monitor-links/${revokedLink._id}`, aurora);
 
+    // Invoices (ADR 27): one settled by hand with the longest reason; PIX notices with the longest ids, the largest
+    // amount the API Pix writes, at both ends of time, one paying an invoice exactly, through both webhook addresses.
+    const open = await ctx.db.selectFrom('invoices').select(['id', 'txid', 'amount_cents']).where('status', 'in', ['pending', 'overdue']).orderBy('number').execute();
+    expect(open.length).toBeGreaterThan(2);
+    await write('POST', `/api/invoices/${open[0]!.id}/mark-paid`, admin, { reason: MESSAGE_500 });
+    const valor = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    const notice = {
+      pix: [
+        { endToEndId: 'E'.repeat(35), txid: 'T'.repeat(35), valor: '9999999999.99', horario: FIRST.toISOString(), chave: 'c'.repeat(77), infoPagador: longText(140) },
+        { endToEndId: `E${'9'.repeat(34)}`, txid: open[1]!.txid, valor: valor(open[1]!.amount_cents), horario: LAST.toISOString() },
+      ],
+    };
+    for (const url of ['/api/pix/webhook', '/api/pix/webhook/pix']) {
+      const res = await ctx.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${PIX_WEBHOOK_TOKEN}` }, payload: notice });
+      record('POST', url, res);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await ctx.db.selectFrom('invoices').select('status').where('id', '=', open[1]!.id).executeTakeFirstOrThrow()).status).toBe('paid');
+
     // Report periods from a sheet: the first and the last day the product accepts (São Paulo wall clock).
     const sheet = await xlsxWith([
       [MACS.freezer, saoPauloText(FIRST), saoPauloText(new Date(INSTANT_MIN_MS + 86_400_000)), 'PDF'],
@@ -416,6 +450,11 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/client/')) return (await ids('enterprises')).map((id) => ({ id }));
   if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
+  // Only open invoices have a PIX code; every invoice has its page.
+  if (url === '/api/invoices/:id/pix') {
+    return (await ctx.db.selectFrom('invoices').select('id').where('status', 'in', ['pending', 'overdue']).execute()).map((r) => ({ id: r.id }));
+  }
+  if (url.startsWith('/api/invoices/')) return (await ctx.db.selectFrom('invoices').select('id').execute()).map((r) => ({ id: r.id }));
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).
     const user = await ctx.db.selectFrom('users').select('id').where('verified', '=', false).executeTakeFirstOrThrow();
@@ -430,7 +469,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
 }
 
 /** Boundary values of query fields, by name; each route keeps those its own schema accepts. */
-function queryBounds(userIds: string[]): Record<string, string[]> {
+function queryBounds(userIds: string[], enterpriseIds: string[]): Record<string, string[]> {
   return {
     dateInit: [FIRST.toISOString(), '1970-01-01'],
     dateEnd: [LAST.toISOString(), '2199-12-31'],
@@ -448,8 +487,17 @@ function queryBounds(userIds: string[]): Record<string, string[]> {
     paginate: ['true', 'false'],
     disabled: ['true', 'false'],
     user_id: userIds,
+    enterprise_id: enterpriseIds,
+    search: ['Profissional', '%_\\', longText(100)],
+    status: ['pending', 'paid', 'overdue', 'cancelled'],
     q: ['Rua', longText(200)],
   };
+}
+
+/** The names of a route's query fields. */
+function queryFields(route: WalkedRoute): string[] {
+  const schema = route.options.schema?.querystring as z.ZodObject | undefined;
+  return schema ? Object.keys(schema.shape) : [];
 }
 
 /** Query strings for a read route: no query, each field at each bound, and all fields at once. */
@@ -481,7 +529,10 @@ describe('every read route answers the stored values', () => {
   it('no 500 and no serialisation error, for the super admin, an enterprise admin, ordinary users and a visitor', async () => {
     await loginAll();
     const { admin, aurora, joao, maria } = state.tokens;
-    const bounds = queryBounds((await ctx.db.selectFrom('users').select('id').execute()).map((r) => r.id));
+    const bounds = queryBounds(
+      (await ctx.db.selectFrom('users').select('id').execute()).map((r) => r.id),
+      (await ctx.db.selectFrom('enterprises').select('id').execute()).map((r) => r.id),
+    );
     let requests = 0;
     for (const route of routes.filter((r) => r.method === 'GET')) {
       const exporting = queuesReport(route) && /(pdf|excel|html)$/.test(route.url);
@@ -493,7 +544,10 @@ describe('every read route answers the stored values', () => {
           const res = await call('GET', url, admin);
           requests += 1;
           // The super admin reaches every row: a read answers it 200 (an export may refuse a travel not started).
-          if (!exporting) expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
+          // A read of one enterprise's settings asks it which enterprise when the query names none (a pt-BR 400).
+          const mustChoose = queryFields(route).includes('enterprise_id') && !new URLSearchParams(query).has('enterprise_id');
+          if (!exporting && mustChoose && res.statusCode === 400) expect(res.json().error, url).toMatch(/empresa/);
+          else if (!exporting) expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
           if (exporting) continue;
           for (const token of [aurora, joao, maria, undefined]) {
             await call('GET', url, token);
