@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import {
   BILLING_MESSAGES, Profile, pixAmountToCents,
   type Invoice, type InvoiceDetail, type InvoiceListQuery, type InvoiceListResponse, type InvoicePix, type PixWebhookBody,
@@ -50,11 +49,14 @@ export class BillingService {
     let base = invoiceQuery(this.db);
     if (enterpriseId) base = base.where('i.enterprise_id', '=', enterpriseId);
     if (query.status) base = base.where('i.status', '=', query.status);
-    if (query.search) {
+    const number = query.search ? /^(?:n[º°o.]?\s*)?(\d{1,9})$/i.exec(query.search)?.[1] : undefined;
+    if (number) {
+      // A number typed ("123", "nº 123") is the invoice's number, not a fragment of a txid.
+      base = base.where('i.number', '=', Number(number));
+    } else if (query.search) {
       const pattern = `%${escapeLike(query.search)}%`;
       base = base.where((eb) =>
         eb.or([
-          eb(sql<string>`i.number::text`, '=', query.search!.replace(/^n?º?\s*/i, '')),
           eb('i.plan_name', 'ilike', pattern),
           eb('i.cycle_name', 'ilike', pattern),
           eb('i.txid', 'ilike', pattern),
@@ -136,7 +138,8 @@ export class BillingService {
   /** Whether the webhook's bearer token is the configured one (compared in constant time, as hashes). */
   webhookAuthorized(header: string | undefined): boolean {
     const token = this.config.pixWebhookToken;
-    if (!token) throw new AppError('SERVICE_UNAVAILABLE', BILLING_MESSAGES.webhookNotConfigured);
+    // 404, not 503: the address is simply not in service here (a 5xx would have the PSP retry for ever).
+    if (!token) throw new AppError('NOT_FOUND', BILLING_MESSAGES.webhookNotConfigured);
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     return !!match && timingSafeEqual(sha256(match[1]!), sha256(token));
   }
