@@ -1,5 +1,6 @@
 import { BILLING_MESSAGES, MSG, formatBRL, type Invoice, type InvoiceListResponse } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/config';
 import { createTestContext, type TestContext } from './context';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server';
 
@@ -360,5 +361,17 @@ describe('the billing cycle under a moved clock (issue 13 item 4)', () => {
     // Queued again within the same hour: not run twice.
     await cycle.queue();
     expect((await ctx.services.jobs.jobsFor('billing-cycle', hour)).length).toBe(1);
+  });
+});
+
+describe('PIX settings', () => {
+  it('accept the kinds of PIX key and BR Code names, and refuse others at start', () => {
+    for (const key of ['12345678901', '12345678000199', 'financeiro@sentinela.example', '+5511987654321', '123e4567-e89b-42d3-a456-426614174000']) {
+      expect(loadConfig({ PIX_KEY: key }).pixKey).toBe(key);
+    }
+    expect(loadConfig({}).pixKey).toBeUndefined();
+    for (const env of [{ PIX_KEY: 'Financeiro@Sentinela.example' }, { PIX_KEY: '123.456.789-01' }, { PIX_RECEIVER_NAME: 'x'.repeat(26) }, { PIX_RECEIVER_CITY: 'São José dos Campos' }, { PIX_RECEIVER_NAME: 'Ñandú 😀' }, { PIX_WEBHOOK_TOKEN: 'curto' }]) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(/Invalid configuration/);
+    }
   });
 });
