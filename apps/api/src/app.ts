@@ -42,6 +42,7 @@ import { pushRoutes } from './modules/push/routes';
 import { locationRoutes } from './modules/locations/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
+import { billingRoutes } from './modules/billing/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -110,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     locationRoutes,
     contactRoutes,
     enterpriseAccountRoutes,
+    billingRoutes,
     userCreationRoutes,
     escalationRoutes,
     openAlarmRoutes,

@@ -45,6 +45,8 @@ import { HumanCheck } from './modules/contact/human-check';
 import { CepLookup } from './modules/enterprise-account/cep-lookup';
 import { EnterpriseAccountService } from './modules/enterprise-account/service';
 import { UserCreationService } from './modules/users/user-creation';
+import { BillingService } from './modules/billing/service';
+import { BillingCycle } from './modules/billing/cycle';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -108,6 +110,10 @@ export interface AppServices {
   enterpriseAccount: EnterpriseAccountService;
   /** Users created by an administrator and linked to an enterprise (A13). */
   userCreation: UserCreationService;
+  /** Invoices, their PIX code and payment (issue 13, ADR 27). */
+  billing: BillingService;
+  /** Issues each period's invoice, marks overdue ones, restricts after the grace period (a pg-boss job). */
+  billingCycle: BillingCycle;
 }
 
 export function createServices(
@@ -197,5 +203,7 @@ export function createServices(
     cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock),
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),
+    billing: new BillingService(db, clock, config, mail, log),
+    billingCycle: new BillingCycle(db, clock, config, jobs, mail, log),
   };
 }

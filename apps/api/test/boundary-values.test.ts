@@ -93,6 +93,8 @@ async function login(username: string, password = DEMO_PASSWORD): Promise<string
   return res.json().token.token;
 }
 
+const PIX_WEBHOOK_TOKEN = 'boundary-values-pix-webhook-token';
+
 const state = {
   tokens: {} as Record<'admin' | 'aurora' | 'joao' | 'vida' | 'maria', string>,
   joaoUsername: 'joao.silva',
@@ -129,7 +131,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => cepServer.listen(0, '127.0.0.1', resolve));
   const cepLookupUrl = `http://127.0.0.1:${(cepServer.address() as AddressInfo).port}/ws`;
-  ctx = await createTestContext({ demo: true, config: { loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl } });
+  ctx = await createTestContext({
+    demo: true,
+    config: {
+      loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl,
+      // The longest receiver name and city a BR Code holds, and a PIX key of the longest kind (a 77-character e-mail).
+      pixKey: `${'p'.repeat(64)}@${'q'.repeat(8)}.com`, pixReceiverName: 'Sentinelã Tecnologia Ltda', pixReceiverCity: 'São José Campos', pixWebhookToken: PIX_WEBHOOK_TOKEN,
+    },
+  });
   routes = walkableRoutes(ctx.routes);
 }, 120_000);
 afterAll(async () => {
@@ -278,6 +287,10 @@ describe('boundary values stored through every write route', () => {
     await exportReport(`/api/travels/${travel._id}/html`, vida);
     await exportReport(`/api/beacon-device/history/mac/${MACS.vaccines}/excel?dateInitUtc=${FIRST.toISOString()}`, vida);
     await write('POST', `/api/travels/${travel._id}/status`, vida, { status: 3 });
+    // The billing cycle far in the future: the next periods issued (three at most a run), every open invoice overdue.
+    const cycle = await ctx.services.billingCycle.run();
+    expect(cycle.issued).toBeGreaterThan(0);
+    expect(cycle.overdue).toBeGreaterThan(0);
   });
 
   it('today, on rows made at both ends of time', async () => {
@@ -389,6 +402,25 @@ describe('boundary values stored through every write route', () => {
     const revokedLink = await write('POST', '/api/monitor-links', admin, { name: longText(80, '😀'), enterprise_id: auroraId, ...monitored });
     await write('DELETE', `/api/monitor-links/${revokedLink._id}`, aurora);
 
+    // Invoices (ADR 27): one settled by hand with the longest reason; PIX notices with the longest ids, the largest
+    // amount the API Pix writes, at both ends of time, one paying an invoice exactly, through both webhook addresses.
+    const open = await ctx.db.selectFrom('invoices').select(['id', 'txid', 'amount_cents']).where('status', 'in', ['pending', 'overdue']).orderBy('number').execute();
+    expect(open.length).toBeGreaterThan(2);
+    await write('POST', `/api/invoices/${open[0]!.id}/mark-paid`, admin, { reason: MESSAGE_500 });
+    const valor = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+    const notice = {
+      pix: [
+        { endToEndId: 'E'.repeat(35), txid: 'T'.repeat(35), valor: '9999999999.99', horario: FIRST.toISOString(), chave: 'c'.repeat(77), infoPagador: longText(140) },
+        { endToEndId: `E${'9'.repeat(34)}`, txid: open[1]!.txid, valor: valor(open[1]!.amount_cents), horario: LAST.toISOString() },
+      ],
+    };
+    for (const url of ['/api/pix/webhook', '/api/pix/webhook/pix']) {
+      const res = await ctx.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${PIX_WEBHOOK_TOKEN}` }, payload: notice });
+      record('POST', url, res);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect((await ctx.db.selectFrom('invoices').select('status').where('id', '=', open[1]!.id).executeTakeFirstOrThrow()).status).toBe('paid');
+
     // Report periods from a sheet: the first and the last day the product accepts (São Paulo wall clock).
     const sheet = await xlsxWith([
       [MACS.freezer, saoPauloText(FIRST), saoPauloText(new Date(INSTANT_MIN_MS + 86_400_000)), 'PDF'],
@@ -444,6 +476,11 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   // Offered plans: a retired one is not found there (ADR 28); the admin list reads it.
   if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').where('retired_at', 'is', null).execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
+  // Only open invoices have a PIX code; every invoice has its page.
+  if (url === '/api/invoices/:id/pix') {
+    return (await ctx.db.selectFrom('invoices').select('id').where('status', 'in', ['pending', 'overdue']).execute()).map((r) => ({ id: r.id }));
+  }
+  if (url.startsWith('/api/invoices/')) return (await ctx.db.selectFrom('invoices').select('id').execute()).map((r) => ({ id: r.id }));
   if (key === 'token') {
     // A confirmation link of an unconfirmed account, made as the sign-up makes it (the e-mailed token is not stored).
     const user = await ctx.db.selectFrom('users').select('id').where('verified', '=', false).executeTakeFirstOrThrow();
@@ -477,6 +514,8 @@ function queryBounds(userIds: string[], enterpriseIds: string[]): Record<string,
     disabled: ['true', 'false'],
     user_id: userIds,
     enterprise_id: enterpriseIds,
+    search: ['Profissional', '%_\\', longText(100)],
+    status: ['pending', 'paid', 'overdue', 'cancelled'],
     q: ['Rua', longText(200)],
   };
 }

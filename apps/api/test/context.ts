@@ -136,6 +136,16 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   // Nothing outside: tests that look up postal codes start a local ViaCEP-compatible server and set this.
   cepLookupUrl: 'http://127.0.0.1:9/ws',
   cepLookupTimeoutMs: 2000,
+  // No PIX key nor webhook token unless a test sets them (billing.test.ts).
+  pixKey: undefined,
+  pixReceiverName: 'Sentinela',
+  pixReceiverCity: 'Sao Paulo',
+  pixWebhookToken: undefined,
+  billingGraceDays: 10,
+  billingDueDays: 5,
+  billingIssueDaysBefore: 7,
+  // Tests run the billing cycle themselves, under their clock.
+  billingCycleMinutes: 0,
   ...overrides,
 });
 

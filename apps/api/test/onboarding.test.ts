@@ -210,6 +210,8 @@ describe('complete registration, plans and users of an enterprise (A4, A11, A13)
   it('records a plan change for billing and shows the current plan', async () => {
     const plans = (await ctx.request('GET', '/api/plans')).json() as { _id: string; cicle: { id: string; name: string }[] }[];
     const [first, second] = plans;
+    // The demo enterprises' subscriptions (issue 13) removed: enterprises with no plan yet.
+    await ctx.db.deleteFrom('subscriptions').execute();
     // No plan yet: the chosen one is the plan.
     const chosen = await ctx.request('POST', '/api/enterprise/plan', aurora.token, { plan_id: first!._id, cicle_id: first!.cicle[0]!.id });
     expect(chosen.statusCode, chosen.body).toBe(200);

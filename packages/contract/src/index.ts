@@ -27,3 +27,4 @@ export * from './onboarding';
 export * from './escalation';
 export * from './monitor-links';
 export * from './plans-admin';
+export * from './billing';

@@ -50,6 +50,8 @@ export const PERMISSIONS = {
   'locations:read': everyone,
   'locations:manage': admins,
   'financial:read': admins,
+  /** Mark an invoice paid by hand, with a reason (ADR 27). */
+  'financial:manage': superAdminOnly,
   'users:read': admins,
   'users:manage': admins,
   'access-log:read': admins,

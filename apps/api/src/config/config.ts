@@ -133,6 +133,16 @@ const Env = z.object({
   // Postal-code lookup (A4): a ViaCEP-compatible service ({root}/{cep}/json/), asked by the server.
   CEP_LOOKUP_URL: z.url().default('https://viacep.com.br/ws'),
   CEP_LOOKUP_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
+  // Invoices and PIX (issue 13, ADR 27): the platform's PIX key and the receiver's name and city in the BR Code; the
+  // Bearer token the PSP's webhook sends; when invoices are issued, fall due, and how long overdue before restriction.
+  PIX_KEY: z.string().refine(isPixKey, 'a PIX key: CPF or CNPJ (digits only), e-mail (lowercase), phone (+55…) or random key (UUID)').optional().or(z.literal('')),
+  PIX_RECEIVER_NAME: z.string().refine((v) => isBrCodeText(v, 25), '1 to 25 letters, digits and spaces (accents are dropped)').default('Sentinela'),
+  PIX_RECEIVER_CITY: z.string().refine((v) => isBrCodeText(v, 15), '1 to 15 letters, digits and spaces (accents are dropped)').default('Sao Paulo'),
+  PIX_WEBHOOK_TOKEN: z.string().min(16, 'at least 16 characters').optional().or(z.literal('')),
+  BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(10),
+  BILLING_DUE_DAYS: z.coerce.number().int().min(0).max(60).default(5),
+  BILLING_ISSUE_DAYS_BEFORE: z.coerce.number().int().min(0).max(60).default(7),
+  BILLING_CYCLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(10),
 });
 
 export interface AppConfig {
@@ -301,6 +311,21 @@ export interface AppConfig {
   /** Root of a ViaCEP-compatible service; a lookup is `{root}/{cep}/json/`, given up after the timeout. */
   cepLookupUrl: string;
   cepLookupTimeoutMs: number;
+  /** The platform's PIX key (CPF, CNPJ, e-mail, phone or random key); unset: invoices cannot be paid by PIX here. */
+  pixKey: string | undefined;
+  /** Receiver's name (≤ 25) and city (≤ 15) written in the BR Code. */
+  pixReceiverName: string;
+  pixReceiverCity: string;
+  /** Bearer token the PSP's webhook must send to POST /api/pix/webhook; unset: the webhook answers 503. */
+  pixWebhookToken: string | undefined;
+  /** Days an invoice may stay overdue before the subscription is restricted. */
+  billingGraceDays: number;
+  /** Days after its period starts that an invoice falls due. */
+  billingDueDays: number;
+  /** Days before its period starts that an invoice is issued. */
+  billingIssueDaysBefore: number;
+  /** How often the billing cycle job is queued (it runs at most once an hour); 0 turns it off. */
+  billingCycleMinutes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -426,6 +451,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     contactChallengeMaxCounter: e.CONTACT_CHALLENGE_MAX_COUNTER,
     cepLookupUrl: e.CEP_LOOKUP_URL.replace(/\/+$/, ''),
     cepLookupTimeoutMs: e.CEP_LOOKUP_TIMEOUT_MS,
+    pixKey: e.PIX_KEY || undefined,
+    pixReceiverName: e.PIX_RECEIVER_NAME,
+    pixReceiverCity: e.PIX_RECEIVER_CITY,
+    pixWebhookToken: e.PIX_WEBHOOK_TOKEN || undefined,
+    billingGraceDays: e.BILLING_GRACE_DAYS,
+    billingDueDays: e.BILLING_DUE_DAYS,
+    billingIssueDaysBefore: e.BILLING_ISSUE_DAYS_BEFORE,
+    billingCycleMinutes: e.BILLING_CYCLE_MINUTES,
   };
 }
 
@@ -436,6 +469,22 @@ function isJsonObject(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The key types of PIX (Banco Central): CPF, CNPJ, e-mail, phone in E.164 (+55), random key (EVP). */
+export function isPixKey(key: string): boolean {
+  return (
+    /^\d{11}$|^\d{14}$/.test(key) ||
+    /^\+55\d{10,11}$/.test(key) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(key) ||
+    (key.length <= 77 && /^[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(key))
+  );
+}
+
+/** BR Code name and city: plain ASCII once accents are dropped (the EMV lengths count characters). */
+function isBrCodeText(text: string, max: number): boolean {
+  const plain = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return plain.trim().length > 0 && plain.length <= max && /^[A-Za-z0-9 .,'&/-]+$/.test(plain);
 }
 
 function isTimeZone(zone: string): boolean {

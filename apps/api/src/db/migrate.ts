@@ -13,6 +13,7 @@ import * as alarmNotifications from './migrations/2026-11-26T0500-alarm-notifica
 import * as pushSubscriptions from './migrations/2026-11-26T0600-push-subscriptions';
 import * as remindersAndEscalation from './migrations/2026-11-26T0800-reminders-and-escalation';
 import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
+import * as billing from './migrations/2026-11-26T1100-billing';
 import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
 
 /**
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T0600-push-subscriptions': pushSubscriptions,
   '2026-11-26T0800-reminders-and-escalation': remindersAndEscalation,
   '2026-11-26T1000-monitor-links': monitorLinks,
+  '2026-11-26T1100-billing': billing,
   '2026-11-26T1200-plans-admin': plansAdmin,
 };
 

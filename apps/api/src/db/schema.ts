@@ -211,14 +211,27 @@ export interface PlansTable {
 export interface PlanCyclesTable {
   id: Generated<string>; plan_id: string; name: string; value: number; features: Json<string[]>;
 }
-export interface SubscriptionsTable { enterprise_id: string; plan_cycle_id: string; started_at: CreatedAt }
+export interface SubscriptionsTable {
+  enterprise_id: string; plan_cycle_id: string; started_at: CreatedAt;
+  status: Generated<'trial' | 'active' | 'overdue' | 'cancelled'>; restricted_at: Timestamp | null;
+}
 export interface PaymentCardsTable {
   id: Generated<string>; enterprise_id: string; brand: string; last4: string; holder: string; expiry: string;
   is_main: Generated<boolean>; created_at: CreatedAt;
 }
+/** An invoice (ADR 27): amounts in integer centavos; plan and cycle names as charged. */
 export interface InvoicesTable {
-  id: Generated<string>; enterprise_id: string; issued_at: Timestamp; mode: string; transaction: string | null;
-  method: string; value: number; pending: Generated<boolean>; paid_at: Timestamp | null;
+  id: Generated<string>; number: Generated<number>; enterprise_id: string; issued_at: Timestamp;
+  plan_cycle_id: string | null; plan_name: string; cycle_name: string;
+  period_start: Timestamp; period_end: Timestamp; due_at: Timestamp; amount_cents: number;
+  status: Generated<'pending' | 'paid' | 'overdue' | 'cancelled'>; txid: string;
+  method: Generated<'pix' | 'manual'>; paid_at: Timestamp | null; paid_end_to_end_id: string | null;
+  paid_by: string | null; paid_reason: string | null;
+}
+/** Every PIX the PSP's webhook told of, by endToEndId (ADR 27). */
+export interface PixReceivedTable {
+  end_to_end_id: string; txid: string | null; amount_cents: number; paid_at: Timestamp; received_at: Timestamp;
+  invoice_id: string | null; outcome: 'paid' | 'unknown_txid' | 'amount_mismatch' | 'not_payable';
 }
 export interface FaqTable { id: Generated<string>; question: string; answer: string; position: Generated<number> }
 export interface NotificationChannelsTable { user_id: string; channel: string }
@@ -283,6 +296,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   payment_cards: PaymentCardsTable;
   invoices: InvoicesTable;
+  pix_received: PixReceivedTable;
   faq: FaqTable;
   notification_channels: NotificationChannelsTable;
   telegram_link_tokens: TelegramLinkTokensTable;

@@ -11,6 +11,7 @@ import type { AppServices } from '../services';
  */
 async function jobs(app: FastifyInstance, { services }: { services: AppServices }) {
   let sweeper: NodeJS.Timeout | undefined;
+  let billingTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     sweeping = services.alarmDeliveries
@@ -29,9 +30,19 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     sweep();
     sweeper = setInterval(sweep, 60_000);
     sweeper.unref();
+    // The billing cycle (ADR 27): queued every BILLING_CYCLE_MINUTES, run at most once an hour by whichever server
+    // takes it. Tests turn the timer off and run the cycle themselves under their clock.
+    const minutes = services.config.billingCycleMinutes;
+    if (minutes > 0) {
+      const queueBilling = () => void services.billingCycle.queue().catch((err: unknown) => app.log.error({ err }, 'billing cycle not queued'));
+      queueBilling();
+      billingTimer = setInterval(queueBilling, minutes * 60_000);
+      billingTimer.unref();
+    }
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(billingTimer);
     await sweeping;
     await services.telegram.stop();
     await services.jobs.stop();

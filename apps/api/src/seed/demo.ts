@@ -1,4 +1,5 @@
 import { seedDemoSite } from './demo-site';
+import { seedDemoBilling } from './demo-billing';
 import { sql } from 'kysely';
 import { Profile } from '@sentinela/contract';
 import type { Db } from '../db/database';
@@ -122,6 +123,7 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<void> {
     await insertReadings(trx, readings);
     await seedTravels(trx, now);
     await seedDemoSite(trx);
+    await seedDemoBilling(trx, now);
   });
 }
 
