@@ -35,10 +35,14 @@ async function publicPlanNames(): Promise<string[]> {
   return (await ctx.request('GET', '/api/plans')).json().map((p: { name: string }) => p.name);
 }
 
-/** Gives an enterprise a subscription to a plan's cycle, as sign-up or /plans does. */
+/** Gives an enterprise a subscription to a plan's cycle, as sign-up or /plans does (the demo ones have one already). */
 async function subscribe(enterpriseName: string, cycleId: string) {
   const enterprise = await ctx.db.selectFrom('enterprises').select('id').where('name', '=', enterpriseName).executeTakeFirstOrThrow();
-  await ctx.db.insertInto('subscriptions').values({ enterprise_id: enterprise.id, plan_cycle_id: cycleId, started_at: ctx.clock.now() }).execute();
+  await ctx.db
+    .insertInto('subscriptions')
+    .values({ enterprise_id: enterprise.id, plan_cycle_id: cycleId, started_at: ctx.clock.now() })
+    .onConflict((oc) => oc.column('enterprise_id').doUpdateSet({ plan_cycle_id: cycleId, started_at: ctx.clock.now() }))
+    .execute();
 }
 
 describe('plans', () => {
