@@ -83,9 +83,10 @@ describe('monitor links', () => {
     expect(await wall.page.getByText('Sair').count()).toBe(0);
     expect(await wall.page.title()).toBe('Sala de controle — TV 1 · Monitoramento · Sentinela');
 
-    // A reading arrives: the card changes without a reload, coloured by the device's limits (0 to 8 °C).
-    await ingest(MAC, 12.5);
-    await card(wall.page, MAC).getByText('12,50 °C').waitFor();
+    // A reading arrives: the card changes without a reload, coloured by the device's limits (0 to 8 °C in the demo;
+    // travels.e2e.ts raises this travel's maximum to 30 °C, so the reading is above both).
+    await ingest(MAC, 45);
+    await card(wall.page, MAC).getByText('45,00 °C').waitFor();
     await expect.poll(() => card(wall.page, MAC).getAttribute('data-state')).toBe('hot');
     await settle(wall.page);
     await screenshot(wall.page, 'monitor-wall-hot-1920');
