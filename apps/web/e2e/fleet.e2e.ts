@@ -157,7 +157,8 @@ describe('fleet administration (X1, M6, M8)', () => {
     await owner.page.getByRole('button', { name: 'Salvar' }).click();
     await owner.page.getByText('Dispositivos vínculados com sucesso!').waitFor();
     await owner.page.waitForURL('**/select-user');
-    expect(await rowWith(owner.page, 'Motorista Frota').getByRole('cell').allTextContents()).toContain('1');
+    // The list loads again after the navigation: wait for the row with its new count.
+    await expect.poll(() => rowWith(owner.page, 'Motorista Frota').getByRole('cell').allTextContents()).toContain('1');
     expect(owner.violations).toEqual([]);
     await owner.context.close();
 
