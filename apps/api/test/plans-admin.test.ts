@@ -41,7 +41,7 @@ async function subscribe(enterpriseName: string, cycleId: string) {
   await ctx.db
     .insertInto('subscriptions')
     .values({ enterprise_id: enterprise.id, plan_cycle_id: cycleId, started_at: ctx.clock.now() })
-    .onConflict((oc) => oc.column('enterprise_id').doUpdateSet({ plan_cycle_id: cycleId, started_at: ctx.clock.now() }))
+    .onConflict((oc) => oc.column('enterprise_id').doUpdateSet({ plan_cycle_id: cycleId }))
     .execute();
 }
 
