@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from './context';
 import { startFakeTelegram, type BotApiCall, type FakeTelegram } from './fake-telegram';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server';
+import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
 
 /**
  * Alarms reach people (A10, A12, D6): the channel settings, linking a Telegram chat through the bot's one-time link,
@@ -193,7 +194,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     expect(data).toMatch(/^ack:[A-Za-z0-9_-]{24}$/);
 
     // The log shows each delivery; nobody of another enterprise heard of it.
-    const log = await waitForDeliveries(alarm.id, aurora, 3);
+    const log = await waitForDeliveries(ctx, alarm.id, aurora, 3);
     expect(log.map((d) => [d.event, d.channel, d.status, d.user?.name])).toEqual(
       expect.arrayContaining([['opened', 'email', 'sent', 'João Silva'], ['opened', 'telegram', 'sent', 'João Silva'], ['opened', 'email', 'sent', expect.any(String)]]),
     );
@@ -235,7 +236,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     expect(addressesOf(ended)).toEqual([joaoEmail.toLowerCase()]);
     const endedMessage = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('✅ Alarme encerrado')));
     expect(endedMessage.params.reply_markup).toBeUndefined();
-    await waitForDeliveries(alarm.id, joao, 6);
+    await waitForDeliveries(ctx, alarm.id, joao, 6);
   });
 
   it("a button for an alarm the presser may no longer see is refused (another enterprise's alarm)", async () => {
@@ -246,7 +247,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     const data = (message.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard[0]![0]!.callback_data;
     const device = await deviceByMac(ctx, VACCINES);
     const alarm = await ctx.db.selectFrom('alarms').select(['id', 'acknowledged_at']).where('device_id', '=', device.id).where('active', '=', true).executeTakeFirstOrThrow();
-    await waitForDeliveries(alarm.id, vida, 1);
+    await waitForDeliveries(ctx, alarm.id, vida, 1);
 
     // Vida's admin is moved out of the device's reach (another enterprise): the press is refused.
     const vidaUser = await ctx.db.selectFrom('users').select(['id', 'enterprise_id']).where('username', '=', 'vida.adm').executeTakeFirstOrThrow();
@@ -272,7 +273,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Umidade baixa em Baú Caminhão 02');
     expect(mail.text).toContain('Valor: 12,00 %');
     // João by e-mail and Telegram, Aurora's admin by e-mail.
-    const log = await waitForDeliveries(alarm.id, joao, 3);
+    const log = await waitForDeliveries(ctx, alarm.id, joao, 3);
     expect(log.map((d) => d.channel).sort()).toEqual(['email', 'email', 'telegram']);
     // Announced: the next sweep leaves it alone, and nothing is sent twice.
     await expect.poll(async () => (await ctx.db.selectFrom('alarms').select('notified_opened_at').where('id', '=', alarm.id).executeTakeFirstOrThrow()).notified_opened_at).not.toBeNull();
@@ -286,11 +287,11 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     // The temperature alarm ends first, and its message goes, so that the failure below hits the new alarm's.
     expect((await postReadings(ctx, [{ mac: VACCINES, ts: at(ctx, -8), temperature: 4, humidity: 50 }])).statusCode).toBe(200);
     const temperature = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('type', '=', 'temperature_high').executeTakeFirstOrThrow();
-    await waitForDeliveries(temperature.id, vida, 2);
+    await waitForDeliveries(ctx, temperature.id, vida, 2);
     telegram.failNext('sendMessage', 1);
     expect((await postReadings(ctx, [{ mac: VACCINES, ts: at(ctx, -5), temperature: 4, humidity: 99 }])).statusCode).toBe(200);
     const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('type', '=', 'humidity_high').executeTakeFirstOrThrow();
-    const log = await waitForDeliveries(alarm.id, vida, 1, (d) => d.status === 'sent');
+    const log = await waitForDeliveries(ctx, alarm.id, vida, 1, (d) => d.status === 'sent');
     expect(log.find((d) => d.event === 'opened')).toMatchObject({ channel: 'telegram', status: 'sent', attempts: 2 });
   });
 });
@@ -328,17 +329,8 @@ async function answerOf(callbackId: string): Promise<string> {
   return String(call.params.text);
 }
 
-interface LoggedDelivery {
-  event: string;
-  channel: string;
-  status: string;
-  attempts: number;
-  recipient: string;
-  user: { name: string } | null;
-}
-
 /** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
+async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);

@@ -9,6 +9,7 @@ import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../src/modules/push/service';
 import { createTestContext, type TestContext } from './context';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { startPushService, type PushServiceServer, type TestBrowser } from './push-service';
+import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
 
 /**
  * Web push (D6, ADR 22): the VAPID key, browsers' subscriptions (validated, owned by one user, capped), the push
@@ -234,7 +235,7 @@ describe('alarm delivery by web push (D6)', () => {
       expect(push.headers.urgency).toBe('high');
     }
 
-    const log = await waitForDeliveries(alarm.id, aurora, 2);
+    const log = await waitForDeliveries(ctx, alarm.id, aurora, 2);
     const joaoPush = log.find((d) => d.channel === 'push' && d.user?.name === 'João Silva');
     // Reaching one of his browsers is delivering to João (ADR 22): the log says how many took it.
     expect(joaoPush).toMatchObject({ status: 'sent', attempts: 1, recipient: 'Push de João Silva (1 navegador)' });
@@ -253,7 +254,7 @@ describe('alarm delivery by web push (D6)', () => {
       const ended = await pushService.waitFor((p) => p.browserId === browser.id && p.text.includes('Alarme encerrado'));
       expect(JSON.parse(ended.text).body).toContain('Até: ');
     }
-    expect((await waitForDeliveries(alarm.id, joao, 3)).find((d) => d.event === 'ended')).toMatchObject({ recipient: 'Push de João Silva (2 navegadores)' });
+    expect((await waitForDeliveries(ctx, alarm.id, joao, 3)).find((d) => d.event === 'ended')).toMatchObject({ recipient: 'Push de João Silva (2 navegadores)' });
   });
 
   it('a push service that keeps failing is retried by the delivery job; the log counts the attempts', async () => {
@@ -270,24 +271,14 @@ describe('alarm delivery by web push (D6)', () => {
     const device = await deviceByMac(ctx, TRUCK_2);
     const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).executeTakeFirstOrThrow();
     await pushService.waitFor((p) => p.browserId === browser.id && p.text.includes('12,00 °C'));
-    const log = await waitForDeliveries(alarm.id, joao, 1, (d) => d.status === 'sent');
+    const log = await waitForDeliveries(ctx, alarm.id, joao, 1, (d) => d.status === 'sent');
     expect(log.find((d) => d.channel === 'push')).toMatchObject({ status: 'sent', attempts: 2, recipient: 'Push de João Silva (1 navegador)' });
     expect(pushService.refused.some((r) => r.browserId === browser.id && r.status === 500)).toBe(true);
   });
 });
 
-interface LoggedDelivery {
-  event: string;
-  channel: string;
-  status: string;
-  attempts: number;
-  recipient: string;
-  error: string | null;
-  user: { name: string } | null;
-}
-
 /** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
+async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);

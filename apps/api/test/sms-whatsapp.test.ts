@@ -5,6 +5,7 @@ import { createTestContext, type TestContext } from './context';
 import { startFakeSmsProvider, type FakeSmsProvider } from './fake-sms-provider';
 import { startFakeWhatsApp, WHATSAPP_TEMPLATES, type FakeWhatsApp } from './fake-whatsapp';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
+import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
 
 /**
  * SMS and WhatsApp alarm messages (D6, A10, ADR 23): the channel toggles refused without a provider or a mobile
@@ -117,7 +118,7 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
     expect(message.parameters).toEqual(['Baú Caminhão 02', 'Temperatura alta, 11,50 °C', '8,00 °C', expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/), link]);
     expect(message.text).toMatch(/^🚨 Alarme no dispositivo Baú Caminhão 02: Temperatura alta, 11,50 °C \(limite 8,00 °C\) desde /);
 
-    const log = await waitForDeliveries(alarm.id, aurora, 3);
+    const log = await waitForDeliveries(ctx, alarm.id, aurora, 3);
     expect(log.map((d) => [d.event, d.channel, d.recipient, d.status, d.attempts, d.user?.name]).sort()).toEqual(
       [
         ['opened', 'sms', AURORA_PHONE, 'sent', 1, 'Aurora Administração'],
@@ -137,7 +138,7 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
     const endedMessage = await whatsapp.waitForMessage((m) => m.to === JOAO_PHONE && m.template === 'sentinela_alarme_encerrado');
     expect(endedMessage.parameters[3]).toMatch(/ até /);
     expect(endedMessage.text.startsWith('✅ Alarme encerrado no dispositivo Baú Caminhão 02')).toBe(true);
-    await waitForDeliveries(alarm.id, joao, 6);
+    await waitForDeliveries(ctx, alarm.id, joao, 6);
     expect(Object.keys(WHATSAPP_TEMPLATES)).toEqual(['sentinela_alarme_aberto', 'sentinela_alarme_encerrado']);
   });
 
@@ -148,13 +149,13 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
     expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -10), temperature: 5, humidity: 99 }])).statusCode).toBe(200);
     const device = await deviceByMac(ctx, TRUCK_2);
     const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).where('type', '=', 'humidity_high').executeTakeFirstOrThrow();
-    const log = await waitForDeliveries(alarm.id, joao, 3, (d) => d.status === 'sent');
+    const log = await waitForDeliveries(ctx, alarm.id, joao, 3, (d) => d.status === 'sent');
     expect(log.filter((d) => d.attempts === 2).map((d) => d.channel).sort()).toEqual(['sms', 'whatsapp']);
     expect(sms.refused).toBe(refusedSms + 1);
     const message = await whatsapp.waitForMessage((m) => m.to === JOAO_PHONE && m.parameters[1] === 'Umidade alta, 99,00 %');
     expect(message.parameters[2]).toBe('90,00 %');
     expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -5), temperature: 5, humidity: 50 }])).statusCode).toBe(200);
-    await waitForDeliveries(alarm.id, joao, 6);
+    await waitForDeliveries(ctx, alarm.id, joao, 6);
   });
 
   it('a provider that does not answer is given up after SMS_TIMEOUT_MS and retried', async () => {
@@ -162,10 +163,10 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
     expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -10), temperature: -2, humidity: 50 }])).statusCode).toBe(200);
     const device = await deviceByMac(ctx, TRUCK_2);
     const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).where('type', '=', 'temperature_low').executeTakeFirstOrThrow();
-    const log = await waitForDeliveries(alarm.id, joao, 3, (d) => d.status === 'sent');
+    const log = await waitForDeliveries(ctx, alarm.id, joao, 3, (d) => d.status === 'sent');
     expect(log.filter((d) => d.channel === 'sms').map((d) => d.attempts).sort()).toEqual([1, 2]);
     expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -5), temperature: 5, humidity: 50 }])).statusCode).toBe(200);
-    await waitForDeliveries(alarm.id, joao, 6);
+    await waitForDeliveries(ctx, alarm.id, joao, 6);
   });
 
   it('credentials the provider refuses (401) are recorded failed at once, without retrying', async () => {
@@ -175,7 +176,7 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
       expect((await postReadings(ctx, [{ mac: TRUCK_1, ts: at(ctx, -10), temperature: -3, humidity: 50 }])).statusCode).toBe(200);
       const device = await deviceByMac(ctx, TRUCK_1);
       const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).executeTakeFirstOrThrow();
-      const log = await waitForDeliveries(alarm.id, joao, 3);
+      const log = await waitForDeliveries(ctx, alarm.id, joao, 3);
       expect(log.map((d) => [d.channel, d.status, d.attempts]).sort()).toEqual([['sms', 'failed', 1], ['sms', 'failed', 1], ['whatsapp', 'failed', 1]]);
       expect(log.find((d) => d.channel === 'sms')!.error).toBe('SMS recusado pelo provedor (HTTP 401): Authenticate (código 20003)');
       expect(log.find((d) => d.channel === 'whatsapp')!.error).toMatch(/^WhatsApp recusou a mensagem \(HTTP 401\): Invalid OAuth access token.*\(código 190\)$/);
@@ -194,7 +195,7 @@ describe('alarm delivery (D6) by SMS and WhatsApp', () => {
       expect((await postReadings(ctx, [{ mac: TRUCK_1, ts: at(ctx, -5), temperature: 4, humidity: 10 }])).statusCode).toBe(200);
       const device = await deviceByMac(ctx, TRUCK_1);
       const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('type', '=', 'humidity_low').executeTakeFirstOrThrow();
-      const log = await waitForDeliveries(alarm.id, aurora, 2);
+      const log = await waitForDeliveries(ctx, alarm.id, aurora, 2);
       expect(log.map((d) => [d.channel, d.recipient, d.status]).sort()).toEqual([['sms', JOAO_PHONE, 'sent'], ['whatsapp', JOAO_PHONE, 'sent']]);
     } finally {
       await setPhone('aurora.adm', '(21) 97777-0002');
@@ -257,18 +258,8 @@ describe('phone numbers and settings', () => {
   });
 });
 
-interface LoggedDelivery {
-  event: string;
-  channel: string;
-  status: string;
-  attempts: number;
-  recipient: string;
-  error: string | null;
-  user: { name: string } | null;
-}
-
 /** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
+async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);
