@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from './context';
 import { startFakeTelegram, type BotApiCall, type FakeTelegram } from './fake-telegram';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server';
-import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
+import { waitForDeliveries } from './delivery-log';
 
 /**
  * Alarms reach people (A10, A12, D6): the channel settings, linking a Telegram chat through the bot's one-time link,
@@ -327,17 +327,4 @@ describe('Telegram webhook', () => {
 async function answerOf(callbackId: string): Promise<string> {
   const call = await telegram.waitForCall((c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === callbackId);
   return String(call.params.text);
-}
-
-/** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);
-    expect(res.statusCode).toBe(200);
-    const log = res.json() as LoggedDelivery[];
-    if (log.length >= count && log.every(settled)) return log;
-    if (Date.now() > deadline) throw new Error(`delivery log not settled: ${JSON.stringify(log)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

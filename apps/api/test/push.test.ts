@@ -9,7 +9,7 @@ import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../src/modules/push/service';
 import { createTestContext, type TestContext } from './context';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { startPushService, type PushServiceServer, type TestBrowser } from './push-service';
-import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
+import { waitForDeliveries } from './delivery-log';
 
 /**
  * Web push (D6, ADR 22): the VAPID key, browsers' subscriptions (validated, owned by one user, capped), the push
@@ -276,16 +276,3 @@ describe('alarm delivery by web push (D6)', () => {
     expect(pushService.refused.some((r) => r.browserId === browser.id && r.status === 500)).toBe(true);
   });
 });
-
-/** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);
-    expect(res.statusCode).toBe(200);
-    const log = res.json() as LoggedDelivery[];
-    if (log.length >= count && log.every(settled)) return log;
-    if (Date.now() > deadline) throw new Error(`delivery log not settled: ${JSON.stringify(log)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -5,7 +5,7 @@ import { createTestContext, type TestContext } from './context';
 import { startFakeSmsProvider, type FakeSmsProvider } from './fake-sms-provider';
 import { startFakeWhatsApp, WHATSAPP_TEMPLATES, type FakeWhatsApp } from './fake-whatsapp';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
-import { waitForDeliveries, type LoggedDelivery } from './delivery-log';
+import { waitForDeliveries } from './delivery-log';
 
 /**
  * SMS and WhatsApp alarm messages (D6, A10, ADR 23): the channel toggles refused without a provider or a mobile
@@ -257,16 +257,3 @@ describe('phone numbers and settings', () => {
     expect(() => loadConfig({ WHATSAPP_TEMPLATE_OPENED: 'Alarme Aberto' })).toThrow(/WHATSAPP_TEMPLATE_OPENED/);
   });
 });
-
-/** The alarm's delivery log once it has `count` entries all settled (sent or failed), read through the API. */
-async function waitForDeliveries(ctx, alarmId: string, token: string, count: number, settled = (d: LoggedDelivery) => d.status !== 'pending'): Promise<LoggedDelivery[]> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await ctx.request('GET', `/api/alarms/${alarmId}/deliveries`, token);
-    expect(res.statusCode).toBe(200);
-    const log = res.json() as LoggedDelivery[];
-    if (log.length >= count && log.every(settled)) return log;
-    if (Date.now() > deadline) throw new Error(`delivery log not settled: ${JSON.stringify(log)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
