@@ -14,7 +14,26 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 const summary = [];
+const failures = [];
 let failedSteps = 0;
+
+// The failed tests with the start of their messages, printed again after the summary: CI keeps only the end
+// of the output, and a failure scrolled away among 1,500 passing tests is a failure nobody can fix.
+function failuresOf(suite, json) {
+  const found = [];
+  for (const file of json.testResults ?? []) {
+    const relative = path.relative(root, file.name);
+    if (file.status === 'failed' && (file.assertionResults ?? []).every((t) => t.status !== 'failed')) {
+      found.push(`${suite} › ${relative}\n    ${String(file.message ?? '').split('\n').slice(0, 6).join('\n    ')}`);
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const message = (test.failureMessages ?? []).join('\n').split('\n').slice(0, 8).join('\n    ');
+      found.push(`${suite} › ${relative} › ${test.fullName}\n    ${message}`);
+    }
+  }
+  return found;
+}
 
 async function step(name, command, args, env) {
   const started = Date.now();
@@ -34,6 +53,7 @@ async function vitestSuite(name, config, env = {}) {
     const json = JSON.parse(readFileSync(file, 'utf8'));
     passed = json.numPassedTests;
     failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
+    failures.push(...failuresOf(name, json));
   }
   summary.push({ name, passed, failed, seconds });
 }
@@ -59,6 +79,10 @@ try {
 
 console.log('\n=== Summary');
 for (const s of summary) console.log(`${s.name.padEnd(24)} ${String(s.passed).padStart(4)} passed, ${s.failed} failed  (${s.seconds} s)`);
+if (failures.length > 0) {
+  console.log('\n=== Failed tests');
+  for (const failure of failures) console.log(`\n${failure}`);
+}
 const passed = summary.reduce((n, s) => n + s.passed, 0);
 const failed = summary.reduce((n, s) => n + s.failed, 0);
 console.log(`\n${passed} passed, ${failed} failed`);
