@@ -23,7 +23,7 @@ const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps
 const builtAt = existsSync(path.join(webDist, 'index.html')) ? statSync(path.join(webDist, 'index.html')).mtimeMs : 0;
 if (!process.env.WEB_DIST && sources.some((s) => newestMtime(path.join(root, s)) > builtAt)) {
   console.log('Construindo a aplicação web…');
-  const code = await run('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root });
+  const { code } = await run('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root });
   if (code !== 0) process.exit(code);
 }
 

@@ -1,6 +1,10 @@
 // `npm test`: the whole suite on a fresh machine. Typecheck, lint, the API suite on a real PostgreSQL
 // (started here from the machine's binaries) and again on the embedded PGlite, the web component tests,
 // and the end-to-end tests in Debian's Chromium. Ends with one line: "N passed, N failed".
+//
+// Vitest runs one worker per suite on a 2-core machine (cores - 1), so the suites before the end-to-end ones run in
+// two lanes side by side, each suite's output printed whole when it ends. The end-to-end tests run alone: the
+// server, the database and Chromium share the cores and their waits are what they test.
 import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,18 +39,19 @@ function failuresOf(suite, json) {
   return found;
 }
 
-async function step(name, command, args, env) {
+async function step(name, command, args, env, { capture = true } = {}) {
   const started = Date.now();
-  console.log(`\n=== ${name}`);
-  const code = await run(command, args, { env, cwd: root });
+  if (!capture) console.log(`\n=== ${name}`);
+  const { code, output } = await run(command, args, { env, cwd: root, capture });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (capture) process.stdout.write(`\n=== ${name} (${seconds} s)\n${output}`);
   if (code !== 0) failedSteps++;
   return { code, seconds };
 }
 
-async function vitestSuite(name, config, env = {}) {
+async function vitestSuite(name, config, env = {}, options) {
   const file = path.join(resultsDir, `${name.replace(/\W+/g, '-')}.json`);
-  const { code, seconds } = await step(name, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile=${file}`], env);
+  const { code, seconds } = await step(name, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile=${file}`], env, options);
   let passed = 0;
   let failed = code === 0 ? 0 : 1;
   if (existsSync(file)) {
@@ -65,14 +70,21 @@ async function checkStep(name, command, args) {
 
 const postgres = await startPostgres();
 try {
-  await checkStep('typecheck', 'npm', ['run', 'typecheck']);
-  await checkStep('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
-  await vitestSuite('api (PostgreSQL)', 'apps/api/vitest.config.ts', { DATABASE_URL: postgres.url });
-  await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
-  await vitestSuite('web components', 'apps/web/vitest.config.ts');
-  await checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+  // Lanes of about equal length (measured: PGlite ~390 s; typecheck + lint + PostgreSQL + web ~540 s).
+  await Promise.all([
+    (async () => {
+      await checkStep('typecheck', 'npm', ['run', 'typecheck']);
+      await checkStep('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
+      await vitestSuite('api (PostgreSQL)', 'apps/api/vitest.config.ts', { DATABASE_URL: postgres.url });
+      await vitestSuite('web components', 'apps/web/vitest.config.ts');
+    })(),
+    (async () => {
+      await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
+      await checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+    })(),
+  ]);
   const chromium = ensureChromium();
-  await vitestSuite('end-to-end (Chromium)', 'apps/web/vitest.e2e.config.ts', { DATABASE_URL: postgres.url, CHROMIUM_PATH: chromium });
+  await vitestSuite('end-to-end (Chromium)', 'apps/web/vitest.e2e.config.ts', { DATABASE_URL: postgres.url, CHROMIUM_PATH: chromium }, { capture: false });
 } finally {
   postgres.stop();
 }

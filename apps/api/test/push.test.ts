@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,16 @@ describe('VAPID key', () => {
     const given = { vapidPublicKey: 'B'.repeat(87), vapidPrivateKey: 'c'.repeat(43), vapidKeysFile: file };
     expect(await loadVapidKeys(given)).toEqual({ publicKey: given.vapidPublicKey, privateKey: given.vapidPrivateKey });
     expect((await ctx.request('GET', '/api/push/vapid-public-key')).statusCode).toBe(401);
+  });
+
+  it('processes starting together agree on one pair, and none reads a half-written file', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sentinela-vapid-race-')), 'secrets', 'vapid.json');
+    const none = { vapidPublicKey: undefined, vapidPrivateKey: undefined, vapidKeysFile: file };
+    const pairs = await Promise.all(Array.from({ length: 8 }, () => loadVapidKeys(none)));
+    expect(new Set(pairs.map((p) => p.publicKey)).size).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(pairs[0]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(path.dirname(file))).toEqual(['vapid.json']);
   });
 
   it('settings: both keys or neither, a mailto:/https: subject, the key file under DATA_DIR, HTTP endpoints off by default', () => {

@@ -1,4 +1,5 @@
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import webpush from 'web-push';
 import type { AppConfig } from '../../config/config';
@@ -36,16 +37,17 @@ export async function loadVapidKeys(config: Pick<AppConfig, 'vapidPublicKey' | '
   }
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const keys = webpush.generateVAPIDKeys();
+  // Written whole under a private name, then linked to the shared one: link() fails with EEXIST when another process
+  // was first, and a reader never sees a file that exists but is not yet written.
+  const temporary = `${file}.${process.pid}.${randomUUID()}`;
+  await writeFile(temporary, JSON.stringify({ publicKey: keys.publicKey, privateKey: keys.privateKey }), { mode: 0o600, flag: 'wx' });
   try {
-    const handle = await open(file, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify({ publicKey: keys.publicKey, privateKey: keys.privateKey }));
-    } finally {
-      await handle.close();
-    }
+    await link(temporary, file);
     return { publicKey: keys.publicKey, privateKey: keys.privateKey };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return read();
     throw error;
+  } finally {
+    await unlink(temporary);
   }
 }
