@@ -22,9 +22,11 @@
 // readings are counted in the database (none may be missing). --abuse-seconds N (60; --quick 20); --abuse-attacks
 // uploads,flood,poison (any of them, to see what each costs); --abuse-upload-pause MS (1000: each of the two uploads
 // is sent again a second after its answer; 0: back to back).
-// --only ingest|history|realtime|reports|abuse runs one of the five.
+// Then the web app (issue 15, item 5): builds it and prints the first-load gzip size of each route of
+// apps/web/route-budgets.json beside its budget.
+// --only ingest|history|realtime|reports|abuse|web runs one of the six.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -33,6 +35,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startPostgres } from './lib/postgres.mjs';
 import { startRedis } from './lib/redis.mjs';
+import { formatRouteSizes, routeSizes } from './lib/route-sizes.mjs';
 import { BENCH_LIMITS_ENV, serverArgs } from './lib/server-process.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -113,6 +116,15 @@ async function waitForHealth(url, server) {
   throw new Error('the server did not start');
 }
 
+function webSizes() {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('the web build failed');
+  const sizes = routeSizes(path.join(root, 'apps/web'));
+  console.log(`\nAplicação web, primeira carga de cada rota (JS + CSS, gzip):\n${formatRouteSizes(sizes)}`);
+  writeFileSync(path.join(outDir, 'web.json'), JSON.stringify({ date: new Date().toISOString(), routes: sizes }, null, 2));
+  if (sizes.some((s) => s.totalKb > s.budgetKb)) process.exitCode = 1;
+}
+
 const cpuModel = cpus()[0]?.model ?? 'unknown';
 console.log(`Benchmarks: ${cpus().length} núcleos (${cpuModel}), fases de ${seconds} s, PostgreSQL ${args.durable ? 'com fsync e synchronous_commit' : 'sem fsync (como nos testes)'}`);
 
@@ -133,6 +145,7 @@ try {
     if (render !== 0 || queue !== 0) process.exitCode = 1;
   }
   if (!args.only || args.only === 'abuse') await abuseBenchmark();
+  if (!args.only || args.only === 'web') webSizes();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');

@@ -81,6 +81,7 @@ try {
     (async () => {
       await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
       await checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+      await checkStep('web budgets', 'node', ['scripts/check-web-budgets.mjs']);
     })(),
   ]);
   const chromium = ensureChromium();

@@ -15,6 +15,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which files each route loads first, for the size budgets (scripts/check-web-budgets.mjs).
+    manifest: true,
     // The entry chunk holds what every screen shares (React, router, Mantine, zod): ~190 kB gzip.
     // Screens are split with React.lazy; this limit flags growth of the shared part.
     chunkSizeWarningLimit: 700,

@@ -5,7 +5,7 @@ import { AppRoot } from './AppRoot';
 import { HomeRedirect, RedirectIfSignedIn, RequirePermission, RequireSession } from './guards';
 import { PageFallback } from './layout/PageFallback';
 import { SessionAwareLayout } from './layout/SessionAwareLayout';
-import { SignedInLayout } from './layout/SignedInLayout';
+import { LazySignedInLayout } from './layout/LazySignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
   AccessLogPage,
@@ -88,7 +88,7 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            element: <SignedInLayout />,
+            element: <LazySignedInLayout />,
             children: [
               { handle: { title: 'Perfil' }, path: paths.profile, element: <ProfilePage /> },
               { handle: { title: 'Meus Dispositivos' }, path: paths.myDevices, element: <MyDevicesPage /> },

@@ -5,7 +5,7 @@ import { clearSession } from '../lib/session';
 
 // A screen's first render loads its lazy route chunk; on a loaded 2-core machine that exceeds the 1 s default of
 // findBy*/waitFor. Waiting longer changes no outcome: a missing element still fails, only later.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lacks what Mantine measures with.
 Object.defineProperty(window, 'matchMedia', {

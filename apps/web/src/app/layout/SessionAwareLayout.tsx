@@ -1,5 +1,5 @@
 import { SignedInContext, useSession } from '../../lib/session';
-import { SignedInLayout } from './SignedInLayout';
+import { LazySignedInLayout } from './LazySignedInLayout';
 import { SignedOutLayout } from './SignedOutLayout';
 
 /** For screens open to everyone (e.g. the 404 page): the signed-in shell when there is a session. */
@@ -8,7 +8,7 @@ export function SessionAwareLayout() {
   if (!session) return <SignedOutLayout />;
   return (
     <SignedInContext value={session}>
-      <SignedInLayout />
+      <LazySignedInLayout />
     </SignedInContext>
   );
 }

@@ -1,0 +1,14 @@
+import { lazy, Suspense } from 'react';
+import { PageFallback } from './PageFallback';
+
+// The signed-in shell (menu, open-alarms badge and its socket, report exports) is a chunk of its own: the screens
+// of a visitor (/login, /register, the landing page) never load it (issue 15, item 5).
+const SignedInLayout = lazy(() => import('./SignedInLayout').then((module) => ({ default: module.SignedInLayout })));
+
+export function LazySignedInLayout() {
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <SignedInLayout />
+    </Suspense>
+  );
+}
