@@ -3,6 +3,7 @@ import type { IngestPart, IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
 import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
 import { settleEachMessage } from './mqtt-settlement';
+import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
 
 export interface ExternalSubscriber {
   /** Resolves once the first subscription is acknowledged by the broker. */
@@ -54,7 +55,7 @@ export async function startExternalSubscriber(options: {
   const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
   client.on('connect', (connack) => {
     log.info({ url: options.url, sessionPresent: connack.sessionPresent }, 'connected to the MQTT broker');
-    client.subscribe(READINGS_TOPIC_FILTER, { qos: 1 }, (err) => {
+    client.subscribe([READINGS_TOPIC_FILTER, RUUVI_TOPIC_FILTER], { qos: 1 }, (err) => {
       if (err) log.error({ err }, 'MQTT subscription refused');
       else subscribed();
     });
@@ -66,7 +67,7 @@ export async function startExternalSubscriber(options: {
   // connection without acknowledging, and the broker delivers the message again after the reconnect.
   client.handleMessage = (packet: IPublishPacket, callback) => {
     const payload = typeof packet.payload === 'string' ? packet.payload : Buffer.from(packet.payload);
-    const part = partFromMessage(gateway, packet.topic, payload);
+    const part = partFromMessage(gateway, packet.topic, payload, ingest.nowMs());
     batcher.submit(part, Math.max(1, part.readings.length)).then(
       () => callback(),
       (err: unknown) => {
