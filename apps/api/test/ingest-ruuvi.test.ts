@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { createTestContext, type TestContext } from './context';
+import { ruuviMqttMessage, ruuviRelayBodies, type BeaconReading } from '../../../scripts/lib/virtual-beacons';
 import { readingsOf } from './ingest-helpers';
 
 /**
@@ -256,5 +257,35 @@ describe('Ruuvi Gateway over MQTT (ruuvi/{gateway mac}/{tag mac})', () => {
     expect(['invalid_payload', 'invalid_topic', 'truncated_advertisement', 'invalid_coordinates', 'unknown_device'].map(added)).toEqual([1, 1, 1, 1, 1]);
     expect(await historyAt(FREEZER, t)).toEqual([]);
     expect(await historyAt(CHAMBER, t)).toEqual([expect.objectContaining({ temperature: 20.91 })]);
+  });
+});
+
+describe("the simulator's virtual Ruuvi Gateway (scripts/lib/virtual-beacons)", () => {
+  it('sends readings that come back as they were, over HTTP and MQTT', async () => {
+    const t = iso(seconds(-15));
+    const t2 = iso(seconds(-14));
+    const readings: BeaconReading[] = [
+      { mac: FREEZER, ts: t, temperature: -18.37, humidity: 61.2, battery: 87 },
+      { mac: CHAMBER, ts: t, temperature: -19.91, humidity: 48.05, battery: 40 },
+      { mac: FREEZER, ts: t2, temperature: -18.4, humidity: 61, battery: 87, lat: -23.5, lng: -46.6 },
+    ];
+    const relays = ruuviRelayBodies(readings, (_, i) => 65534 + i);
+    // One advertisement per tag and place in a post, as a gateway relays them.
+    expect(relays.map((r) => r.count)).toEqual([2, 1]);
+    for (const relay of relays) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/ingest/ruuvi', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: relay.body });
+      expect(res.json()).toMatchObject({ rejected: [] });
+    }
+    const unix = (at: string) => String(Date.parse(at) / 1000);
+    expect(await historyAt(FREEZER, unix(t))).toEqual([expect.objectContaining({ temperature: -18.37, humidity: 61.2, battery: 87, lat: null })]);
+    expect(await historyAt(CHAMBER, unix(t))).toEqual([expect.objectContaining({ temperature: -19.91, humidity: 48.05, battery: 40 })]);
+    expect(await historyAt(FREEZER, unix(t2))).toEqual([expect.objectContaining({ temperature: -18.4, lat: -23.5, lng: -46.6 })]);
+
+    const client = await connectAsync(`mqtt://127.0.0.1:${ctx.app.mqtt!.port}`, { username: 'ruuvi', password: key, reconnectPeriod: 0 });
+    clients.push(client);
+    const t3 = iso(seconds(-13));
+    const { topic, payload } = ruuviMqttMessage({ mac: CHAMBER, ts: t3, temperature: 3.25, humidity: 70, battery: 100 }, 12);
+    await client.publishAsync(topic, payload, { qos: 1 });
+    expect(await historyAt(CHAMBER, unix(t3))).toEqual([expect.objectContaining({ temperature: 3.25, humidity: 70, battery: 100 })]);
   });
 });

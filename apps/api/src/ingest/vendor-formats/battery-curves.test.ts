@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batteryPercent } from './battery-curves';
+import { batteryMillivolts, batteryPercent } from './battery-curves';
 
 describe('battery curves', () => {
   it('RuuviTag (CR2477): 3.0 V and above is full, 2.5 V and below empty, the knee in between', () => {
@@ -24,5 +24,12 @@ describe('battery curves', () => {
     expect(batteryPercent('eddystone-beacon', 5000)).toBeNull();
     expect(batteryPercent('eddystone-beacon', 1000)).toBeNull();
     expect(batteryPercent('eddystone-beacon', Number.NaN)).toBeNull();
+  });
+
+  it('gives back a voltage for each percentage that the curve turns into that percentage again', () => {
+    for (const sensor of ['ruuvitag', 'xiaomi-thermometer', 'eddystone-beacon'] as const) {
+      for (let pct = 0; pct <= 100; pct++) expect(batteryPercent(sensor, batteryMillivolts(sensor, pct))).toBe(pct);
+    }
+    expect(batteryMillivolts('ruuvitag', 150)).toBe(3000);
   });
 });

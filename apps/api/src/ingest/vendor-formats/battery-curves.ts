@@ -58,3 +58,21 @@ export function batteryPercent(sensor: SensorType, millivolts: number | null): n
   }
   return last[1];
 }
+
+/**
+ * The voltage a battery shows at this percentage on the sensor type's curve (the inverse of batteryPercent, the lowest
+ * voltage of a flat stretch): for the demo simulator, which thinks in percent and sends RAWv2's millivolts.
+ */
+export function batteryMillivolts(sensor: SensorType, percent: number): number {
+  const points = BATTERY_CURVES[sensor].points;
+  const p = Math.min(100, Math.max(0, percent));
+  for (let i = 0; i < points.length; i++) {
+    const [mv, pct] = points[i]!;
+    if (p <= pct) {
+      if (i === 0) return mv;
+      const [mv0, pct0] = points[i - 1]!;
+      return Math.round(mv0 + ((p - pct0) * (mv - mv0)) / (pct - pct0));
+    }
+  }
+  return points[points.length - 1]![0];
+}
