@@ -55,9 +55,13 @@ export async function startExternalSubscriber(options: {
   const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
   client.on('connect', (connack) => {
     log.info({ url: options.url, sessionPresent: connack.sessionPresent }, 'connected to the MQTT broker');
-    client.subscribe([READINGS_TOPIC_FILTER, RUUVI_TOPIC_FILTER], { qos: 1 }, (err) => {
+    client.subscribe(READINGS_TOPIC_FILTER, { qos: 1 }, (err) => {
       if (err) log.error({ err }, 'MQTT subscription refused');
       else subscribed();
+    });
+    // Ruuvi Gateways' own topics (ADR 33), a subscription of its own so that the readings one stays exactly as it was.
+    client.subscribe(RUUVI_TOPIC_FILTER, { qos: 1 }, (err) => {
+      if (err) log.error({ err }, 'MQTT subscription to Ruuvi Gateway topics refused');
     });
   });
   client.on('offline', () => log.warn({ url: options.url }, 'MQTT broker unreachable; reconnecting'));
