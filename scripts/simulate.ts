@@ -4,10 +4,12 @@
 //
 //   npm run simulate -- [--transport http|mqtt] [--url http://localhost:3000] [--mqtt-url mqtt://localhost:1883]
 //                       [--key demo-gateway-key] [--devices 8] [--macs A,B,…] [--rate 1] [--duration 0]
-//                       [--batch-every 1] [--spike]
+//                       [--batch-every 1] [--spike] [--ruuvi]
 //
 // --rate is readings per second per device; --duration 0 runs until Ctrl+C; --spike makes each device run
-// 5 °C hot for a while every few minutes, which opens and then closes alarms.
+// 5 °C hot for a while every few minutes, which opens and then closes alarms. --ruuvi sends as a Ruuvi Gateway
+// would (ADR 33): each reading as a RuuviTag data format 5 advertisement, to POST /api/ingest/ruuvi (Bearer key) or
+// to the MQTT topics ruuvi/{gateway mac}/{tag mac}; the Ruuvi timestamps are whole seconds, so keep --rate ≤ 1.
 //
 //   npm run simulate -- --travel [--user admin --password …] [--speed 80] [--time-scale 60]
 //
@@ -21,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Travel } from '@sentinela/contract';
 import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from './lib/road-path';
-import { DEMO_BEACONS, generatedMac, percentile, readingsBody, valuesAt, type BeaconReading } from './lib/virtual-beacons';
+import { DEMO_BEACONS, generatedMac, percentile, readingsBody, ruuviMqttMessage, ruuviRelayBodies, valuesAt, type BeaconReading } from './lib/virtual-beacons';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '0' },
     'batch-every': { type: 'string', default: '1' },
     spike: { type: 'boolean', default: false },
+    ruuvi: { type: 'boolean', default: false },
     travel: { type: 'boolean', default: false },
     user: { type: 'string', default: 'admin' },
     password: { type: 'string', default: 'Sentinela@2026' },
@@ -45,7 +48,7 @@ const { values: args } = parseArgs({
 });
 
 if (args.help) {
-  console.log('Uso: npm run simulate -- [--transport http|mqtt] [--url URL] [--mqtt-url URL] [--key CHAVE] [--devices N] [--macs A,B] [--rate LEITURAS/S POR DISPOSITIVO] [--duration S] [--spike]');
+  console.log('Uso: npm run simulate -- [--transport http|mqtt] [--url URL] [--mqtt-url URL] [--key CHAVE] [--devices N] [--macs A,B] [--rate LEITURAS/S POR DISPOSITIVO] [--duration S] [--spike] [--ruuvi]');
   console.log('     npm run simulate -- --travel [--user USUÁRIO] [--password SENHA] [--speed KM/H] [--time-scale FATOR] [--duration S]');
   process.exit(0);
 }
@@ -129,11 +132,20 @@ function travelReadings(travels: DrivenTravel[], elapsedMs: number): BeaconReadi
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
+/** RuuviTag measurement sequence numbers per MAC, for --ruuvi. */
+const ruuviSequence = new Map<string, number>();
+const nextRuuviSeq = (r: BeaconReading) => {
+  const n = ruuviSequence.get(r.mac) ?? 0;
+  ruuviSequence.set(r.mac, n + 1);
+  return n;
+};
+
 function postBatch(body: string): Promise<{ status: number; json: { accepted?: number; duplicates?: number; rejected?: { reason: string }[]; error?: string } }> {
-  const target = new URL('/api/ingest/readings', args.url);
+  const target = new URL(args.ruuvi ? '/api/ingest/ruuvi' : '/api/ingest/readings', args.url);
   const lib = target.protocol === 'https:' ? https : http;
+  const authorization = args.ruuvi ? `Bearer ${args.key}` : `ApiKey ${args.key}`;
   return new Promise((resolve, reject) => {
-    const req = lib.request(target, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `ApiKey ${args.key}`, 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = lib.request(target, { method: 'POST', headers: { 'content-type': 'application/json', authorization, 'content-length': Buffer.byteLength(body) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
@@ -153,26 +165,33 @@ function postBatch(body: string): Promise<{ status: number; json: { accepted?: n
 async function sendHttp(readings: BeaconReading[]) {
   for (let i = 0; i < readings.length; i += 5000) {
     const chunk = readings.slice(i, i + 5000);
-    const started = performance.now();
-    stats.sent += chunk.length;
-    try {
-      const { status, json } = await postBatch(readingsBody(chunk));
-      stats.latencies.push(performance.now() - started);
-      if (status !== 200) {
-        stats.errors += chunk.length;
-        console.error(`HTTP ${status}: ${json.error ?? ''}`);
-        continue;
-      }
-      stats.accepted += json.accepted ?? 0;
-      stats.duplicates += json.duplicates ?? 0;
-      for (const r of json.rejected ?? []) {
-        stats.rejected++;
-        reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
-      }
-    } catch (err) {
-      stats.errors += chunk.length;
-      console.error(`Falha ao enviar: ${(err as Error).message}`);
+    if (args.ruuvi) {
+      for (const relay of ruuviRelayBodies(chunk, nextRuuviSeq)) await sendBody(relay.body, relay.count);
+    } else await sendBody(readingsBody(chunk), chunk.length);
+  }
+}
+
+/** One POST of `count` readings (or tags), its answer counted. */
+async function sendBody(body: string, count: number) {
+  const started = performance.now();
+  stats.sent += count;
+  try {
+    const { status, json } = await postBatch(body);
+    stats.latencies.push(performance.now() - started);
+    if (status !== 200) {
+      stats.errors += count;
+      console.error(`HTTP ${status}: ${json.error ?? ''}`);
+      return;
     }
+    stats.accepted += json.accepted ?? 0;
+    stats.duplicates += json.duplicates ?? 0;
+    for (const r of json.rejected ?? []) {
+      stats.rejected++;
+      reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+    }
+  } catch (err) {
+    stats.errors += count;
+    console.error(`Falha ao enviar: ${(err as Error).message}`);
   }
 }
 
@@ -185,8 +204,13 @@ async function sendMqtt(readings: BeaconReading[]) {
       const started = performance.now();
       stats.sent++;
       try {
-        const { mac, ...reading } = r;
-        await client.publishAsync(`devices/${mac}/readings`, JSON.stringify(reading), { qos: 1 });
+        if (args.ruuvi) {
+          const { topic, payload } = ruuviMqttMessage(r, nextRuuviSeq(r));
+          await client.publishAsync(topic, payload, { qos: 1 });
+        } else {
+          const { mac, ...reading } = r;
+          await client.publishAsync(`devices/${mac}/readings`, JSON.stringify(reading), { qos: 1 });
+        }
         stats.accepted++; // acknowledged = stored or counted as rejected by the server
         stats.latencies.push(performance.now() - started);
       } catch (err) {

@@ -1,8 +1,10 @@
 /**
  * Virtual beacons for the simulator and the benchmark: deterministic readings (the same device and
  * sequence number always give the same reading, so a run can be replayed, e.g. into COPY), and a fast
- * serialiser for the ingestion body.
+ * serialiser for the ingestion body. Some devices can also speak as RuuviTags behind a Ruuvi Gateway (ADR 33).
  */
+import { batteryMillivolts } from '../../apps/api/src/ingest/vendor-formats/battery-curves';
+import { rawV2AdvertisementHex, RAWV2_SEQ_MODULO } from '../../apps/api/src/ingest/vendor-formats/ruuvi-rawv2';
 export interface BeaconReading {
   mac: string;
   ts: string;
@@ -69,4 +71,56 @@ export function readingsBody(readings: readonly BeaconReading[]): string {
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The MAC of the virtual Ruuvi Gateway the simulator plays. */
+export const VIRTUAL_RUUVI_GATEWAY_MAC = 'C8:25:2D:00:00:01';
+
+/**
+ * A reading as the advertisement a RuuviTag (data format 5) would send: the battery percentage turned back into
+ * millivolts on the RuuviTag curve, `n` as the measurement sequence (wrapping as the tag's does).
+ */
+export function ruuviAdvertisement(r: BeaconReading, n: number): string {
+  return rawV2AdvertisementHex({
+    temperature: Math.min(163.835, Math.max(-163.835, r.temperature)),
+    humidity: Math.min(100, Math.max(0, r.humidity)),
+    pressure: 101_325,
+    batteryMv: batteryMillivolts('ruuvitag', r.battery),
+    txPower: 4,
+    movement: 0,
+    seq: n % RAWV2_SEQ_MODULO,
+    mac: r.mac,
+  });
+}
+
+const unixSeconds = (iso: string) => String(Math.floor(Date.parse(iso) / 1000));
+const coordinatesOf = (r: BeaconReading) => (r.lat !== undefined && r.lng !== undefined ? `${r.lat},${r.lng}` : '');
+
+/**
+ * Bodies of POST /api/ingest/ruuvi as a Ruuvi Gateway posts them ("custom HTTP server", time-stamped): a gateway
+ * relays one advertisement per tag and its own coordinates, so readings of one tag, or at another place, go in
+ * another post. `seq` gives each reading's sequence number.
+ */
+export function ruuviRelayBodies(readings: readonly BeaconReading[], seq: (r: BeaconReading, i: number) => number, gwMac = VIRTUAL_RUUVI_GATEWAY_MAC): { body: string; count: number }[] {
+  const relays: { coordinates: string; tags: Record<string, { rssi: number; timestamp: string; data: string }> }[] = [];
+  readings.forEach((r, i) => {
+    const coordinates = coordinatesOf(r);
+    let relay = relays.find((x) => x.coordinates === coordinates && !(r.mac in x.tags));
+    if (!relay) relays.push((relay = { coordinates, tags: {} }));
+    relay.tags[r.mac] = { rssi: -60 - (i % 20), timestamp: unixSeconds(r.ts), data: ruuviAdvertisement(r, seq(r, i)) };
+  });
+  const now = String(Math.floor(Date.now() / 1000));
+  return relays.map((relay, i) => ({
+    body: JSON.stringify({ data: { coordinates: relay.coordinates, timestamp: now, nonce: String((Date.now() + i) % 4_294_967_296), gw_mac: gwMac, tags: relay.tags } }),
+    count: Object.keys(relay.tags).length,
+  }));
+}
+
+/** One MQTT message of a Ruuvi Gateway: topic `ruuvi/{gateway mac}/{tag mac}` and its JSON. */
+export function ruuviMqttMessage(r: BeaconReading, n: number, gwMac = VIRTUAL_RUUVI_GATEWAY_MAC): { topic: string; payload: string } {
+  const ts = unixSeconds(r.ts);
+  return {
+    topic: `ruuvi/${gwMac}/${r.mac}`,
+    payload: JSON.stringify({ gw_mac: gwMac, rssi: -65, aoa: [], gwts: ts, ts, data: ruuviAdvertisement(r, n), coords: coordinatesOf(r) }),
+  };
 }

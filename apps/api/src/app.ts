@@ -25,6 +25,7 @@ import { accessLogRoutes } from './modules/access-log/routes';
 import { enterpriseRoutes } from './modules/enterprises/routes';
 import { historyRoutes } from './modules/readings/history-routes';
 import { ingestHttpRoutes } from './ingest/http-routes';
+import { ruuviHttpRoutes } from './ingest/ruuvi-http-routes';
 import { gatewayRoutes } from './modules/gateways/routes';
 import { monitorLinkRoutes } from './modules/monitor-links/routes';
 import { plansAdminRoutes } from './modules/plans-admin/routes';
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     enterpriseRoutes,
     historyRoutes,
     ingestHttpRoutes,
+    ruuviHttpRoutes,
     gatewayRoutes,
     alarmRoutes,
     travelRoutes,

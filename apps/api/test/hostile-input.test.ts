@@ -110,6 +110,25 @@ function bodyArbitrary(route: WalkedRoute, schema: unknown, mode: Mode): fc.Arbi
       authorization: mode === 'valid' ? fc.constant(key) : fc.constantFrom(key, key, key, 'ApiKey x\u0085', 'ApiKey ', ''),
     });
   }
+  if (route.url === '/api/ingest/ruuvi') {
+    // A Ruuvi Gateway's relay (ADR 33): real advertisements and hostile ones, odd times, odd coordinates, odd tags.
+    const key = `Bearer ${DEMO_GATEWAY_KEY}`;
+    const unix = fc.oneof(fc.integer({ min: 0, max: 2 ** 40 }).map(String), fc.constantFrom(String(Math.floor(ctx.clock.now().getTime() / 1000)), '', '-1', '1e9', 1.5), hostileValue(pools));
+    const hex = fc.oneof(
+      fc.constantFrom('0201061BFF99040512FC5394C37C0004FFFC040CAC364200CDCBB8334C884F', '0201061BFF9904058000FFFFFFFF800080008000FFFFFFFFFFFFFFFFFFFFFF', '02010611FF990403291A1ECE1EFC18F94202CA0B53', '0201060303AAFE1116AAFE20000C6F1E000002006D41DB9AB6', '02010612161A18B2188D38C1A42B089011F70A43200F'),
+      fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a).toString('hex')),
+      hostileValue(pools),
+    );
+    const tag = fc.oneof({ weight: 4, arbitrary: fc.record({ rssi: fc.integer({ min: -120, max: 0 }), timestamp: unix, data: hex }, { requiredKeys: ['data'] }) }, { weight: 1, arbitrary: hostileValue(pools) });
+    const tags = fc.dictionary(fc.oneof(fc.constantFrom(...pools.macs), fc.string({ maxLength: 20 })), tag, { maxKeys: 6 });
+    const coordinates = fc.oneof(fc.constantFrom('', '-23.5505,-46.6333', '91,0', '0,181', 'NaN,NaN', '-0,-0'), hostileValue(pools));
+    const relay = fc.record({ data: fc.record({ gw_mac: fc.constant('C8:25:2D:8E:9C:2C'), timestamp: unix, coordinates, tags }, { requiredKeys: ['tags'] }) });
+    return fc.record({
+      payload: (mode === 'valid' ? relay : fc.oneof({ weight: 4, arbitrary: relay }, { weight: 1, arbitrary: hostileValue(pools) })).map(jsonText),
+      contentType: fc.constant('application/json'),
+      authorization: mode === 'valid' ? fc.constant(key) : fc.constantFrom(key, key, key, 'Bearer x\u0085', 'Basic %%%', 'Basic ' + Buffer.from(':').toString('base64'), ''),
+    });
+  }
   if (!schema && route.options.config?.permission !== undefined && /report|excel|firmware/.test(route.url)) {
     // File uploads (multipart): files of any bytes and names, sheets with hostile cells, or no multipart at all.
     const file = fc.record({

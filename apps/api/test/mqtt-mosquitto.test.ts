@@ -96,4 +96,14 @@ describe('external broker (Mosquitto)', () => {
     const mine = stored.filter((r) => (r.ts.getTime() - base) % 1000 === 0).map((r) => (r.ts.getTime() - base) / 1000);
     expect(mine).toEqual(Array.from({ length: total }, (_, i) => i));
   });
+
+  it("stores a Ruuvi Gateway's messages published there (ruuvi/{gateway mac}/{tag mac}, ADR 33)", async () => {
+    const gateway = await publisher('ruuvi-gateway');
+    const ts = String(Math.floor(ctx.clock.now().getTime() / 1000) - 5);
+    // The RAWv2 "valid data" vector of ruuvi-sensor-protocols/dataformat_05.md: 24.3 °C.
+    const data = '0201061BFF99040512FC5394C37C0004FFFC040CAC364200CDCBB8334C884F';
+    await gateway.publishAsync(`ruuvi/C8:25:2D:8E:9C:2C/${FREEZER}`, JSON.stringify({ gw_mac: 'C8:25:2D:8E:9C:2C', rssi: -60, aoa: [], gwts: ts, ts, data, coords: '' }), { qos: 1 });
+    const at = new Date(Number(ts) * 1000).toISOString();
+    await eventually(async () => (await readingsOf(ctx, FREEZER, at)).some((r) => r.ts.toISOString() === at && r.temperature === 24.3), 'the decoded reading stored');
+  });
 });

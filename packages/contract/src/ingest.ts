@@ -36,6 +36,12 @@ export const INGEST_REJECTION_CODES = [
   'invalid_payload',
   // Valid, yet refused by the database (a defect of validation, logged): the rest of its batch is stored.
   'not_stored',
+  // Vendor formats (ADR 33): a gateway relaying raw advertisements, one rejection per tag.
+  'malformed_hex',
+  'truncated_advertisement',
+  'unknown_manufacturer',
+  'unsupported_format',
+  'invalid_coordinates',
 ] as const;
 export type IngestRejectionCode = (typeof INGEST_REJECTION_CODES)[number];
 

@@ -41,6 +41,8 @@ export interface IngestPart {
   topicMac?: string;
   /** Rejections decided before the readings could be read (a bad topic or payload). */
   rejected?: readonly Rejection[];
+  /** Each reading's index in what the gateway sent, when not its position in `readings` (a Ruuvi relay's tags). */
+  indexes?: readonly number[];
 }
 
 export interface IngestResult {
@@ -97,6 +99,11 @@ export class IngestService {
     private readonly log: Logger,
   ) {}
 
+  /** The service's clock, in ms: the time of readings whose gateway sends none (a Ruuvi Gateway without NTP). */
+  nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
   /** The gateway of an API key, or null when the key is unknown or revoked. */
   async authenticateKey(key: string): Promise<GatewayIdentity | null> {
     if (!key) return null;
@@ -123,7 +130,7 @@ export class IngestService {
       await this.noteSeen(part.gateway.id, nowMs);
       for (const r of part.rejected ?? []) reject(part.gateway.id, r);
       for (let i = 0; i < part.readings.length; i++) {
-        const checked = validateReading(part.readings[i], i, nowMs, part.topicMac);
+        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac);
         if (isRejection(checked)) reject(part.gateway.id, checked);
         else {
           valid.push(checked as Candidate);

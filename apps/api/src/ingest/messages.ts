@@ -6,4 +6,7 @@ export const INGEST_MESSAGES = {
   invalidKey: 'Chave de gateway inválida ou revogada.',
   badBody: 'O corpo deve ser um objeto JSON com "readings": uma lista de leituras.',
   tooMany: `O lote excede o máximo de ${INGEST_MAX_BATCH.toLocaleString('pt-BR')} leituras por requisição.`,
+  ruuviBadBody: 'O corpo deve ser o JSON do Ruuvi Gateway: {"data": {"gw_mac": ..., "tags": {"MAC": {"data": ...}}}}.',
+  ruuviTooMany: `O envio excede o máximo de ${INGEST_MAX_BATCH.toLocaleString('pt-BR')} tags por requisição.`,
+  ruuviMissingKey: 'Chave de gateway ausente: configure no Ruuvi Gateway a autenticação "Bearer" com a chave, ou "Basic" com a chave como senha.',
 } as const;

@@ -108,7 +108,7 @@ export async function startEmbeddedBroker(options: {
       const gateway = gatewayOf.get(client);
       if (!gateway) return done(new Error('not authenticated'));
       packet.retain = false;
-      const part = partFromMessage(gateway, packet.topic, packet.payload);
+      const part = partFromMessage(gateway, packet.topic, packet.payload, ingest.nowMs());
       batchers.submit(part).then(
         () => {
           corkUntilNextTurn(client.conn);

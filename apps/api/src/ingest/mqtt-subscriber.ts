@@ -3,6 +3,7 @@ import type { IngestPart, IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
 import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
 import { settleEachMessage } from './mqtt-settlement';
+import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
 
 export interface ExternalSubscriber {
   /** Resolves once the first subscription is acknowledged by the broker. */
@@ -58,6 +59,10 @@ export async function startExternalSubscriber(options: {
       if (err) log.error({ err }, 'MQTT subscription refused');
       else subscribed();
     });
+    // Ruuvi Gateways' own topics (ADR 33), a subscription of its own so that the readings one stays exactly as it was.
+    client.subscribe(RUUVI_TOPIC_FILTER, { qos: 1 }, (err) => {
+      if (err) log.error({ err }, 'MQTT subscription to Ruuvi Gateway topics refused');
+    });
   });
   client.on('offline', () => log.warn({ url: options.url }, 'MQTT broker unreachable; reconnecting'));
   client.on('error', (err) => log.error({ err }, 'MQTT client error'));
@@ -66,7 +71,7 @@ export async function startExternalSubscriber(options: {
   // connection without acknowledging, and the broker delivers the message again after the reconnect.
   client.handleMessage = (packet: IPublishPacket, callback) => {
     const payload = typeof packet.payload === 'string' ? packet.payload : Buffer.from(packet.payload);
-    const part = partFromMessage(gateway, packet.topic, payload);
+    const part = partFromMessage(gateway, packet.topic, payload, ingest.nowMs());
     batcher.submit(part, Math.max(1, part.readings.length)).then(
       () => callback(),
       (err: unknown) => {

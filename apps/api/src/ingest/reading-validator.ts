@@ -60,6 +60,14 @@ export const REJECTION_REASONS = {
   invalid_topic: 'Tópico inválido: use devices/{mac}/readings.',
   invalid_payload: 'Mensagem inválida: esperado JSON com uma leitura ou {"readings": [...]}.',
   not_stored: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.',
+  malformed_hex: 'Anúncio BLE inválido: esperado texto hexadecimal com número par de dígitos (até 254 bytes).',
+  truncated_advertisement: 'Anúncio BLE truncado: uma estrutura termina depois do fim dos dados.',
+  unknown_manufacturer: 'Anúncio BLE de fabricante desconhecido: nenhum formato suportado (Ruuvi, Eddystone-TLM, Xiaomi 0x181A).',
+  unsupported_format: 'Formato do fabricante não suportado (ex.: Ruuvi formato 6, Eddystone-UID/URL).',
+  invalid_coordinates: 'Coordenadas do gateway inválidas: use "latitude,longitude" em graus decimais.',
+  invalid_tag: 'Tag inválida: esperado um objeto com "data" (anúncio em hexadecimal).',
+  invalid_ruuvi_topic: 'Tópico inválido: use ruuvi/{mac do gateway}/{mac da tag}.',
+  invalid_ruuvi_payload: 'Mensagem inválida: esperado o JSON do Ruuvi Gateway com "data" (anúncio em hexadecimal).',
 } as const;
 
 export function rejection(index: number, mac: string | null, code: IngestRejectionCode, reason: string): Rejection {
