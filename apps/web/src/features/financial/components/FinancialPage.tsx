@@ -17,7 +17,7 @@ import { PayInvoiceModal } from './PayInvoiceModal';
  */
 export function FinancialPage() {
   const { user, enterprise } = useRequiredSession();
-  const { clientId, canChoose, choose } = useChosenEnterprise();
+  const { clientId, canChoose } = useChosenEnterprise();
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
@@ -41,10 +41,8 @@ export function FinancialPage() {
   );
   const onSearchChange = useCallback((value: string) => setQuery({ search: value.trim() || null, page: null }), [setQuery]);
   const onPageChange = useCallback((value: number) => setQuery({ page: value > 1 ? String(value) : null }), [setQuery]);
-  const chooseEnterprise = (id: string | null) => {
-    choose(id);
-    setQuery({ page: null });
-  };
+  // One URL update: two in the same tick would each start from the same previous search and the last would win.
+  const chooseEnterprise = (id: string | null) => setQuery({ id, page: null });
 
   // The enterprise whose cards show: the admin's own, or the one the super admin chose (none for "every enterprise").
   const cardsEnterpriseId = canChoose ? clientId : enterprise._id;
