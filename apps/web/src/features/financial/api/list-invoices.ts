@@ -26,4 +26,6 @@ export function invoicesQueryOptions(filter: InvoiceFilter) {
   });
 }
 
-export const useInvoices = (filter: InvoiceFilter) => useQuery({ ...invoicesQueryOptions(filter), placeholderData: keepPreviousData });
+// Unlike the app's default, asked again when the window regains focus: the payer often returns from the bank's app.
+export const useInvoices = (filter: InvoiceFilter) =>
+  useQuery({ ...invoicesQueryOptions(filter), placeholderData: keepPreviousData, refetchOnWindowFocus: true });
