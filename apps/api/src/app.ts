@@ -44,6 +44,7 @@ import { locationRoutes } from './modules/locations/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 import { billingRoutes } from './modules/billing/routes';
+import { financialRoutes } from './modules/billing/financial-routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -120,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     pushRoutes,
     monitorLinkRoutes,
     plansAdminRoutes,
+    financialRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -146,6 +146,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   billingIssueDaysBefore: 7,
   // Tests run the billing cycle themselves, under their clock.
   billingCycleMinutes: 0,
+  // No receiving bank account unless a test sets one (financial.test.ts).
+  bankAccount: null,
   ...overrides,
 });
 

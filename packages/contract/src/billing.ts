@@ -137,3 +137,17 @@ export function pixAmountToCents(valor: string): number {
   const [reais, centavos] = valor.split('.') as [string, string];
   return Number(reais) * 100 + Number(centavos);
 }
+
+/** The platform's receiving bank account (document 000's fields: name, agencia, bank_name, conta, type), from settings. */
+export const BankAccount = z.object({
+  name: z.string(),
+  bank_name: z.string(),
+  agencia: z.string(),
+  conta: z.string(),
+  type: z.string(),
+});
+export type BankAccount = z.infer<typeof BankAccount>;
+
+/** GET /api/financial/bank-account: null when the server has none configured (the screen then shows none). */
+export const BankAccountResponse = z.object({ bank_account: BankAccount.nullable() });
+export type BankAccountResponse = z.infer<typeof BankAccountResponse>;

@@ -70,6 +70,8 @@ export const ReportValidation = z.object({
   report: z
     .object({ _id: z.string(), kind: ReportKind, generated_at: IsoDate, enterprise: z.string().nullable(), mac: z.string().nullable() })
     .optional(),
+  /** For a valid invoice PDF (ADR 30): the invoice it is, signed like the reports. */
+  invoice: z.object({ _id: z.string(), number: z.number().int(), generated_at: IsoDate, enterprise: z.string() }).optional(),
 });
 export type ReportValidation = z.infer<typeof ReportValidation>;
 

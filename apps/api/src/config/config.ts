@@ -143,6 +143,12 @@ const Env = z.object({
   BILLING_DUE_DAYS: z.coerce.number().int().min(0).max(60).default(5),
   BILLING_ISSUE_DAYS_BEFORE: z.coerce.number().int().min(0).max(60).default(7),
   BILLING_CYCLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(10),
+  // The platform's receiving bank account shown on Financeiro and on invoices (ADR 30): all four or none.
+  PLATFORM_BANK_NAME: z.string().trim().max(60).optional(),
+  PLATFORM_BANK_AGENCY: z.string().trim().regex(/^\d{1,6}(-[\dXx])?$/, 'digits, optionally a check digit (1234 or 1234-5)').optional().or(z.literal('')),
+  PLATFORM_BANK_ACCOUNT: z.string().trim().regex(/^\d{1,13}(-[\dXx])?$/, 'digits, optionally a check digit (12345-6)').optional().or(z.literal('')),
+  PLATFORM_BANK_ACCOUNT_TYPE: z.enum(['Corrente', 'Poupança', 'Pagamento']).default('Corrente'),
+  PLATFORM_BANK_HOLDER: z.string().trim().max(80).optional(),
 });
 
 export interface AppConfig {
@@ -326,6 +332,17 @@ export interface AppConfig {
   billingIssueDaysBefore: number;
   /** How often the billing cycle job is queued (it runs at most once an hour); 0 turns it off. */
   billingCycleMinutes: number;
+  /** The platform's receiving bank account (document 000's fields), from settings only; null: not shown. */
+  bankAccount: BankAccount | null;
+}
+
+/** A bank account with the documents' field names (name, agencia, bank_name, conta, type). */
+export interface BankAccount {
+  name: string;
+  bank_name: string;
+  agencia: string;
+  conta: string;
+  type: 'Corrente' | 'Poupança' | 'Pagamento';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -343,6 +360,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: give both (one key pair) or neither');
+  }
+  const bankParts = [e.PLATFORM_BANK_NAME, e.PLATFORM_BANK_AGENCY, e.PLATFORM_BANK_ACCOUNT, e.PLATFORM_BANK_HOLDER];
+  if (bankParts.some(Boolean) && !bankParts.every(Boolean)) {
+    throw new Error('Invalid configuration:\n  PLATFORM_BANK_NAME, PLATFORM_BANK_AGENCY, PLATFORM_BANK_ACCOUNT, PLATFORM_BANK_HOLDER: give all four (the receiving account) or none');
   }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
@@ -459,6 +480,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     billingDueDays: e.BILLING_DUE_DAYS,
     billingIssueDaysBefore: e.BILLING_ISSUE_DAYS_BEFORE,
     billingCycleMinutes: e.BILLING_CYCLE_MINUTES,
+    bankAccount:
+      e.PLATFORM_BANK_NAME && e.PLATFORM_BANK_AGENCY && e.PLATFORM_BANK_ACCOUNT && e.PLATFORM_BANK_HOLDER
+        ? { name: e.PLATFORM_BANK_HOLDER, bank_name: e.PLATFORM_BANK_NAME, agencia: e.PLATFORM_BANK_AGENCY, conta: e.PLATFORM_BANK_ACCOUNT, type: e.PLATFORM_BANK_ACCOUNT_TYPE }
+        : null,
   };
 }
 

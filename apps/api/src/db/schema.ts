@@ -233,6 +233,10 @@ export interface PixReceivedTable {
   end_to_end_id: string; txid: string | null; amount_cents: number; paid_at: Timestamp; received_at: Timestamp;
   invoice_id: string | null; outcome: 'paid' | 'unknown_txid' | 'amount_mismatch' | 'not_payable';
 }
+/** The SHA-256 of each signed invoice PDF handed out, for the report validator (ADR 30). */
+export interface InvoiceDocumentsTable {
+  id: Generated<string>; invoice_id: string; sha256: string; generated_at: Timestamp; generated_by: string | null;
+}
 export interface FaqTable { id: Generated<string>; question: string; answer: string; position: Generated<number> }
 export interface NotificationChannelsTable { user_id: string; channel: string }
 export interface TelegramLinkTokensTable {
@@ -297,6 +301,7 @@ export interface Database {
   payment_cards: PaymentCardsTable;
   invoices: InvoicesTable;
   pix_received: PixReceivedTable;
+  invoice_documents: InvoiceDocumentsTable;
   faq: FaqTable;
   notification_channels: NotificationChannelsTable;
   telegram_link_tokens: TelegramLinkTokensTable;

@@ -42,13 +42,14 @@ import {
   RegisterUserPage,
   CompleteRegisterPage,
   PlansPage,
+  FinancialPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
  * registered; unknown paths get the 404 page. Later screens go in their group:
- *   protected: /acess-log, /financial
+ *   protected: /acess-log
  * /complete-register is open in the documents; it is about the signed-in registrant's enterprise, so it needs a
  * session here (a visitor is sent to /login and comes back: ADR 0017).
  * /localizator and /report/validator are open and shown in the shell of whoever looks (signed in or not).
@@ -154,6 +155,11 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="plans:manage" />,
                 children: [{ handle: { title: 'Planos' }, path: paths.plansAdmin, element: <PlansAdminPage /> }],
+              },
+              {
+                // Enterprise administrators (their enterprise's billing) and the super admin (every enterprise's).
+                element: <RequirePermission permission="financial:read" />,
+                children: [{ handle: { title: 'Financeiro' }, path: paths.financial, element: <FinancialPage /> }],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,

@@ -58,17 +58,20 @@ export function useChosenEnterprise() {
 interface EnterprisePickerProps {
   value: string | null;
   onChange: (id: string | null) => void;
+  /** Lets the choice be cleared, with this placeholder for none (e.g. "Todas as empresas"). */
+  clearablePlaceholder?: string;
 }
 
 /** A searchable list of every enterprise, for the super admin's per-enterprise screens. */
-export function EnterprisePicker({ value, onChange }: EnterprisePickerProps) {
+export function EnterprisePicker({ value, onChange, clearablePlaceholder }: EnterprisePickerProps) {
   const enterprises = useEnterprises();
   const data = (enterprises.data ?? []).map((e) => ({ value: e._id, label: e.disabled ? `${e.name} (inativa)` : e.name }));
 
   return (
     <Select
       label="Empresa"
-      placeholder={enterprises.isPending ? 'Carregando...' : 'Selecione uma empresa'}
+      placeholder={enterprises.isPending ? 'Carregando...' : (clearablePlaceholder ?? 'Selecione uma empresa')}
+      clearable={clearablePlaceholder !== undefined}
       data={data}
       value={value}
       onChange={onChange}

@@ -26,6 +26,8 @@ function formatLocal(value: DateInput, pattern: string): string {
   return date.isValid() ? date.local().format(pattern) : EMPTY;
 }
 
+/** DD/MM/YYYY in local time (invoice dates). */
+export const formatDate = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY');
 /** DD/MM/YYYY HH:mm:ss in local time. */
 export const formatDateTime = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm:ss');
 /** DD/MM HH:mm:ss in local time (travel rows and readings). */

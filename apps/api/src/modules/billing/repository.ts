@@ -1,6 +1,8 @@
-import type { Invoice, InvoiceDetail } from '@sentinela/contract';
+import { BILLING_MESSAGES, type Invoice, type InvoiceDetail } from '@sentinela/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import type { TenantScope } from '../../lib/tenant-scope';
 
 type Q = Kysely<Database>;
 
@@ -18,6 +20,18 @@ export function invoiceQuery(db: Q) {
 }
 
 export type InvoiceRow = Awaited<ReturnType<ReturnType<typeof invoiceQuery>['executeTakeFirstOrThrow']>>;
+
+/** One invoice within the caller's reach; another enterprise's id is a 404, as one that does not exist. */
+export async function findInvoiceInScope(db: Q, scope: TenantScope, id: string): Promise<InvoiceRow> {
+  let q = invoiceQuery(db).where('i.id', '=', id);
+  if (scope.kind !== 'all') {
+    if (!scope.enterpriseId) throw notFound(BILLING_MESSAGES.invoiceNotFound);
+    q = q.where('i.enterprise_id', '=', scope.enterpriseId);
+  }
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound(BILLING_MESSAGES.invoiceNotFound);
+  return row;
+}
 
 export function toInvoice(row: InvoiceRow): Invoice {
   return {
@@ -66,4 +80,17 @@ export async function reactivateIfSettled(db: Q, enterpriseId: string): Promise<
   const overdue = await db.selectFrom('invoices').select('id').where('enterprise_id', '=', enterpriseId).where('status', '=', 'overdue').executeTakeFirst();
   if (overdue) return;
   await db.updateTable('subscriptions').set({ status: 'active', restricted_at: null }).where('enterprise_id', '=', enterpriseId).where('status', '=', 'overdue').execute();
+}
+
+/** The invoice a PDF handed out by this platform is, by the SHA-256 of its exact bytes (the validator's question, ADR 30). */
+export async function findInvoiceDocumentBySha256(db: Q, sha256: string) {
+  const row = await db
+    .selectFrom('invoice_documents as d')
+    .innerJoin('invoices as i', 'i.id', 'd.invoice_id')
+    .innerJoin('enterprises as e', 'e.id', 'i.enterprise_id')
+    .select(['d.id', 'i.number', 'd.generated_at', 'e.name'])
+    .where('d.sha256', '=', sha256)
+    .orderBy('d.generated_at', 'desc')
+    .executeTakeFirst();
+  return row ? { _id: row.id, number: row.number, generated_at: row.generated_at.toISOString(), enterprise: row.name } : undefined;
 }

@@ -14,7 +14,7 @@ import { composeMail } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { receiptMail, type MailInvoice } from './emails';
 import { pixPayment } from './pix-code';
-import { adminEmails, invoiceQuery, reactivateIfSettled, toInvoice, toInvoiceDetail } from './repository';
+import { adminEmails, findInvoiceInScope, invoiceQuery, reactivateIfSettled, toInvoice, toInvoiceDetail } from './repository';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -88,14 +88,7 @@ export class BillingService {
 
   /** One invoice within the caller's reach; another enterprise's id is a 404, as one that does not exist. */
   private async scoped(auth: AuthContext, id: string) {
-    let q = invoiceQuery(this.db).where('i.id', '=', id);
-    if (auth.scope.kind !== 'all') {
-      if (!auth.scope.enterpriseId) throw notFound(BILLING_MESSAGES.invoiceNotFound);
-      q = q.where('i.enterprise_id', '=', auth.scope.enterpriseId);
-    }
-    const row = await q.executeTakeFirst();
-    if (!row) throw notFound(BILLING_MESSAGES.invoiceNotFound);
-    return row;
+    return findInvoiceInScope(this.db, auth.scope, id);
   }
 
   async get(auth: AuthContext, id: string): Promise<InvoiceDetail> {

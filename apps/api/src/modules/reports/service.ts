@@ -30,6 +30,7 @@ import { buildExcelTemplate } from './excel-template';
 import { readExcelUpload, type RowError } from './excel-intake';
 import { EXCEL_ROW_MESSAGES, REPORT_SERVER_MESSAGES as M } from './messages';
 import { loadOrCreateSigningIdentity } from '../../reports/signing/certificate';
+import { findInvoiceDocumentBySha256 } from '../billing/repository';
 import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
 import type { RenderPool } from './render/render-pool';
 import type { SigningSource } from './render/render-task';
@@ -204,7 +205,11 @@ export class ReportService {
     if (!data.subarray(0, 5).equals(Buffer.from('%PDF-'))) return { valid: false, error: REPORT_MESSAGES.notPdf };
     const sha256 = createHash('sha256').update(data).digest('hex');
     const row = await findGeneratedBySha256(this.db, sha256);
-    if (!row) return { valid: false, error: REPORT_MESSAGES.notGenerated };
+    if (!row) {
+      // Invoice PDFs are signed with the same certificate and recorded the same way (ADR 30).
+      const invoice = await findInvoiceDocumentBySha256(this.db, sha256);
+      return invoice ? { valid: true, invoice } : { valid: false, error: REPORT_MESSAGES.notGenerated };
+    }
     return {
       valid: true,
       report: { _id: row.id, kind: row.kind as ReportKind, generated_at: row.updated_at.toISOString(), enterprise: row.enterprise_name, mac: row.device_mac },

@@ -135,12 +135,12 @@ export function horizontalRule(doc: Doc, y: number, color: string = COLOR.rule, 
 }
 
 /** The first page's heading: the brand, the report title (and subtitle), and the report id on the right. */
-export function drawReportHeading(doc: Doc, heading: { title: string; subtitle?: string; reportId: string }): void {
+export function drawReportHeading(doc: Doc, heading: { title: string; subtitle?: string; reportId: string; kind?: string }): void {
   const top = PAGE.top - 20;
   doc.font(FONT.bold).fontSize(20).fillColor(COLOR.brand);
   textAt(doc, 'Sentinela', PAGE.left, top);
   doc.font(FONT.regular).fontSize(8).fillColor(COLOR.muted);
-  textRightAt(doc, 'Relatório', PAGE.right, top + 2);
+  textRightAt(doc, heading.kind ?? 'Relatório', PAGE.right, top + 2);
   textRightAt(doc, heading.reportId, PAGE.right, top + 12, 260);
   doc.font(FONT.bold).fontSize(14).fillColor(COLOR.text);
   textAt(doc, heading.title, PAGE.left, top + 28, CONTENT_WIDTH);
@@ -221,6 +221,8 @@ export interface PageFurniture {
   /** "Gerado em … por …" */
   generated: string;
   reportId: string;
+  /** What the id names in the footer ("Relatório" unless given, e.g. "Documento" for an invoice). */
+  idLabel?: string;
 }
 
 /**
@@ -234,7 +236,7 @@ export function stampPages(doc: Doc, furniture: PageFurniture): void {
   const text = rgbOperator(COLOR.text);
   const line = (value: string, width: number) => writer.fit(toWinAnsi(value), width);
   const generated = line(furniture.generated, CONTENT_WIDTH - 80);
-  const reportId = line(`Relatório ${furniture.reportId}`, CONTENT_WIDTH - 80);
+  const reportId = line(`${furniture.idLabel ?? 'Relatório'} ${furniture.reportId}`, CONTENT_WIDTH - 80);
   const running = line(furniture.runningTitle, CONTENT_WIDTH - 80);
   const footerTop = PAGE.bottom + 22;
 

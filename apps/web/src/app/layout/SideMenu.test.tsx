@@ -71,6 +71,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Planos', '/admin/plans'],
       ['Gateways', '/gateways'],
       ['Links de monitoramento', '/monitor-links'],
+      ['Financeiro', '/financial'],
       ['Relatórios', '/reports'],
       ['Configurações', '/settings'],
     ]);
@@ -87,11 +88,13 @@ describe('SideMenu (P6, P8)', () => {
     expect(labelsOf(2)).toContain('Links de monitoramento');
     expect(labelsOf(2)).not.toContain('Firmwares');
     expect(labelsOf(2)).not.toContain('Planos');
+    expect(labelsOf(2)).toContain('Financeiro');
     for (const profileId of [3, 4, 5] as const) {
       expect(labelsOf(profileId)).not.toContain('Gateways');
       expect(labelsOf(profileId)).not.toContain('Links de monitoramento');
       expect(labelsOf(profileId)).not.toContain('Firmwares');
       expect(labelsOf(profileId)).not.toContain('Planos');
+      expect(labelsOf(profileId)).not.toContain('Financeiro');
     }
   });
 

@@ -39,6 +39,21 @@ describe('/report/validator (R6)', () => {
     expect(uploads[0]?.file?.name).toBe('relatorio.pdf');
   });
 
+  it('an invoice PDF it recognises is "Válido!" and says which invoice (ADR 30)', async () => {
+    mockXhr(() => ({
+      status: 200,
+      body: { valid: true, invoice: { _id: 'd-1', number: 42, generated_at: '2026-11-26T15:00:05.000Z', enterprise: 'Aurora Alimentos' } },
+    }));
+    renderApp('/report/validator');
+    await dropFile(pdf('fatura-42.pdf'));
+    const invoice = await screen.findByTestId('validated-invoice');
+    expect(within(invoice).getByText('Fatura nº 42')).toBeTruthy();
+    expect(within(invoice).getByText('Aurora Alimentos')).toBeTruthy();
+    expect(within(invoice).getByText('26/11/2026 12:00:05')).toBeTruthy();
+    expect(screen.queryByTestId('validated-report')).toBeNull();
+    expect(within(screen.getByTestId('validation-result')).getByText(REPORT_MESSAGES.valid)).toBeTruthy();
+  });
+
   it('"Inválido!" with the server message when there is one, else the generic text', async () => {
     let answer: { valid: boolean; error?: string } = { valid: false, error: REPORT_MESSAGES.notGenerated };
     mockXhr(() => ({ status: 200, body: answer }));

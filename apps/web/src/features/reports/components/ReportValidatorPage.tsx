@@ -16,6 +16,8 @@ interface Verdict {
   /** The server's message when it gave one, else the generic text. */
   message: string;
   report?: ReportValidation['report'];
+  /** An invoice PDF, signed like the reports (ADR 30). */
+  invoice?: ReportValidation['invoice'];
 }
 
 const PDF_ACCEPT = { [MIME_TYPES.pdf]: ['.pdf'] };
@@ -44,6 +46,7 @@ export function ReportValidatorPage() {
         valid: answer.valid,
         message: answer.error || (answer.valid ? REPORT_MESSAGES.validText : REPORT_MESSAGES.invalidText),
         report: answer.report,
+        invoice: answer.invoice,
       });
     } catch (error) {
       if (current.signal.aborted) return;
@@ -78,7 +81,7 @@ export function ReportValidatorPage() {
 }
 
 function VerdictAlert({ verdict }: { verdict: Verdict }) {
-  const { valid, report } = verdict;
+  const { valid, report, invoice } = verdict;
   return (
     <Alert
       color={valid ? 'green' : 'red'}
@@ -102,6 +105,14 @@ function VerdictAlert({ verdict }: { verdict: Verdict }) {
             <Detail label="Empresa" value={report.enterprise ?? EMPTY} />
             <Detail label="Mac" value={report.mac ?? EMPTY} />
             <Detail label="Código do relatório" value={report._id} />
+          </SimpleGrid>
+        )}
+        {valid && invoice && (
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" verticalSpacing={4} data-testid="validated-invoice">
+            <Detail label="Documento" value={`Fatura nº ${invoice.number}`} />
+            <Detail label="Gerado em" value={formatDateTime(invoice.generated_at)} />
+            <Detail label="Empresa" value={invoice.enterprise} />
+            <Detail label="Código do documento" value={invoice._id} />
           </SimpleGrid>
         )}
       </Stack>

@@ -1,0 +1,166 @@
+/**
+ * An invoice as a PDF (issue 13 item 5, ADR 30): who is charged, for what period and plan, how much, when it falls
+ * due, how it was paid, and how to pay it. Unsigned: the caller signs the bytes (signing/sign-pdf.ts) like a report.
+ * Pure: data in, bytes out.
+ */
+import { formatBRL } from '@sentinela/contract';
+import { zonedClock } from '../format';
+import { generatedLine } from '../texts';
+import {
+  COLOR,
+  CONTENT_WIDTH,
+  createReportDocument,
+  documentToBuffer,
+  drawFields,
+  drawNote,
+  drawReportHeading,
+  drawSectionTitle,
+  ensureSpace,
+  FONT,
+  horizontalRule,
+  PAGE,
+  stampPages,
+  textAt,
+  textRightAt,
+  type Field,
+} from './layout';
+
+export interface InvoiceDocumentInput {
+  /** The id this rendering is recorded under (what the validator finds); printed in the footer. */
+  documentId: string;
+  generatedAt: Date;
+  timeZone: string;
+  issuer: { name: string; username: string };
+  invoice: {
+    number: number;
+    enterprise: string;
+    issuedAt: Date;
+    dueAt: Date;
+    periodStart: Date;
+    periodEnd: Date;
+    planName: string;
+    cycleName: string;
+    amountCents: number;
+    /** pt-BR status (Em aberto, Paga, Vencida, Cancelada). */
+    statusLabel: string;
+    payable: boolean;
+    /** PIX or Manual. */
+    method: string;
+    txid: string;
+    paidAt: Date | null;
+    endToEndId: string | null;
+  };
+  /** The platform as the receiver of the payment. */
+  receiver: { name: string; city: string; pixKey: string | null };
+  /** The platform's receiving bank account, when configured. */
+  bankAccount: { name: string; bank_name: string; agencia: string; conta: string; type: string } | null;
+}
+
+export const INVOICE_TEXTS = {
+  kind: 'Fatura',
+  title: (number: number) => `Fatura nº ${number}`,
+  documentLabel: 'Documento',
+  identification: 'Identificação',
+  items: 'Itens',
+  description: 'Descrição',
+  amount: 'Valor',
+  total: 'Total',
+  payment: 'Pagamento',
+  howToPay: 'Como pagar',
+} as const;
+
+export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buffer> {
+  const clock = zonedClock(input.timeZone);
+  const day = (d: Date) => clock.dateTime(d).slice(0, 10);
+  const { invoice } = input;
+  const title = INVOICE_TEXTS.title(invoice.number);
+  const period = `${day(invoice.periodStart)} a ${day(invoice.periodEnd)}`;
+  const doc = createReportDocument({
+    title: `${title} - ${invoice.enterprise}`,
+    subject: `${invoice.enterprise}, ${invoice.planName} (${invoice.cycleName}), ${period}`,
+    keywords: `Sentinela, fatura ${invoice.number}, ${input.documentId}`,
+    createdAt: input.generatedAt,
+  });
+
+  drawReportHeading(doc, { title, subtitle: invoice.enterprise, reportId: input.documentId, kind: INVOICE_TEXTS.kind });
+  drawFields(doc, [
+    { label: 'Empresa', value: invoice.enterprise, wide: true },
+    { label: 'Número', value: String(invoice.number) },
+    { label: 'Situação', value: invoice.statusLabel },
+    { label: 'Emissão', value: day(invoice.issuedAt) },
+    { label: 'Vencimento', value: day(invoice.dueAt) },
+    { label: 'Plano', value: invoice.planName },
+    { label: 'Ciclo', value: invoice.cycleName },
+    { label: 'Período', value: period, wide: true },
+  ]);
+
+  drawSectionTitle(doc, INVOICE_TEXTS.items, 60);
+  drawItems(doc, `Plano ${invoice.planName} (${invoice.cycleName}), período de ${period}`, formatBRL(invoice.amountCents));
+
+  drawSectionTitle(doc, INVOICE_TEXTS.payment, 60);
+  const payment: Field[] = [
+    { label: 'Forma', value: invoice.method },
+    { label: 'Transação (txid)', value: invoice.txid },
+  ];
+  if (invoice.paidAt) payment.push({ label: 'Pago em', value: clock.dateTime(invoice.paidAt) });
+  if (invoice.endToEndId) payment.push({ label: 'Identificador PIX', value: invoice.endToEndId, wide: true });
+  drawFields(doc, payment);
+
+  if (invoice.payable) {
+    drawSectionTitle(doc, INVOICE_TEXTS.howToPay, 60);
+    const ways: Field[] = [];
+    if (input.receiver.pixKey) {
+      ways.push(
+        { label: 'Chave PIX', value: input.receiver.pixKey },
+        { label: 'Favorecido', value: `${input.receiver.name} (${input.receiver.city})` },
+      );
+    }
+    if (input.bankAccount) {
+      const account = input.bankAccount;
+      ways.push(
+        { label: 'Banco', value: account.bank_name },
+        { label: 'Titular', value: account.name },
+        { label: 'Agência', value: account.agencia },
+        { label: `Conta ${account.type.toLowerCase()}`, value: account.conta },
+      );
+    }
+    if (ways.length) drawFields(doc, ways);
+    drawNote(
+      doc,
+      input.receiver.pixKey
+        ? `Pague por PIX em Financeiro, no botão Pagar Fatura: o código informa o valor e a transação ${invoice.txid}.`
+        : 'Pague em Financeiro, no botão Pagar Fatura.',
+    );
+  }
+
+  stampPages(doc, {
+    runningTitle: `${title} - ${invoice.enterprise}`,
+    generated: generatedLine(clock.dateTime(input.generatedAt), input.timeZone, input.issuer),
+    reportId: input.documentId,
+    idLabel: INVOICE_TEXTS.documentLabel,
+  });
+  return documentToBuffer(doc);
+}
+
+/** The one line an invoice charges, and its total. */
+function drawItems(doc: PDFKit.PDFDocument, description: string, amount: string): void {
+  ensureSpace(doc, 60);
+  const amountWidth = 110;
+  let y = doc.y;
+  doc.save().rect(PAGE.left, y - 3, CONTENT_WIDTH, 16).fill(COLOR.headerFill).restore();
+  doc.font(FONT.bold).fontSize(9).fillColor(COLOR.text);
+  textAt(doc, INVOICE_TEXTS.description, PAGE.left + 4, y);
+  textRightAt(doc, INVOICE_TEXTS.amount, PAGE.right - 4, y);
+  y += 18;
+  doc.font(FONT.regular);
+  textAt(doc, description, PAGE.left + 4, y, CONTENT_WIDTH - amountWidth - 8);
+  textRightAt(doc, amount, PAGE.right - 4, y, amountWidth);
+  y += 16;
+  horizontalRule(doc, y - 3, COLOR.hairline);
+  doc.font(FONT.bold).fontSize(11);
+  textAt(doc, INVOICE_TEXTS.total, PAGE.left + 4, y + 2);
+  textRightAt(doc, amount, PAGE.right - 4, y + 2, amountWidth);
+  doc.font(FONT.regular).fontSize(9);
+  doc.x = PAGE.left;
+  doc.y = y + 24;
+}
