@@ -47,6 +47,7 @@ import { EnterpriseAccountService } from './modules/enterprise-account/service';
 import { UserCreationService } from './modules/users/user-creation';
 import { BillingService } from './modules/billing/service';
 import { BillingCycle } from './modules/billing/cycle';
+import { CardService } from './modules/cards/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -114,6 +115,8 @@ export interface AppServices {
   billing: BillingService;
   /** Issues each period's invoice, marks overdue ones, restricts after the grace period (a pg-boss job). */
   billingCycle: BillingCycle;
+  /** Payment cards tokenised by the payment provider (issue 13 item 4, ADR 31). */
+  cards: CardService;
 }
 
 export function createServices(
@@ -205,5 +208,6 @@ export function createServices(
     userCreation: new UserCreationService(db, clock, events, accounts),
     billing: new BillingService(db, clock, config, mail, log),
     billingCycle: new BillingCycle(db, clock, config, jobs, mail, log),
+    cards: new CardService(db, clock, config.cardProvider, log),
   };
 }

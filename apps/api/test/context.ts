@@ -146,6 +146,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   billingIssueDaysBefore: 7,
   // Tests run the billing cycle themselves, under their clock.
   billingCycleMinutes: 0,
+  // No card provider unless a test starts its local Pagar.me (cards.test.ts).
+  cardProvider: undefined,
   ...overrides,
 });
 

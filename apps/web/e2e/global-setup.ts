@@ -9,6 +9,7 @@ import { startFakeTelegram } from '../../api/test/fake-telegram';
 import { startCepServer } from './fake-cep-service';
 import { startFakeSmsProvider } from '../../api/test/fake-sms-provider';
 import { startFakeWhatsApp } from '../../api/test/fake-whatsapp';
+import { startFakePagarme } from '../../api/test/fake-pagarme';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,6 +26,8 @@ declare module 'vitest' {
     /** The local SMS provider's and WhatsApp Cloud API's control (GET /_control/messages): what they received. */
     smsURL: string;
     whatsappURL: string;
+    /** The local Pagar.me API v5 root the e2e server tokenises cards with (ADR 31). */
+    pagarmeURL: string;
   }
 }
 
@@ -74,6 +77,7 @@ export default async function setup(project: TestProject) {
   const cep = await startCepServer();
   const sms = await startFakeSmsProvider();
   const whatsapp = await startFakeWhatsApp();
+  const pagarme = await startFakePagarme();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -108,6 +112,10 @@ export default async function setup(project: TestProject) {
       WHATSAPP_API_URL: whatsapp.url,
       WHATSAPP_PHONE_NUMBER_ID: whatsapp.phoneNumberId,
       WHATSAPP_ACCESS_TOKEN: whatsapp.accessToken,
+      CARD_PROVIDER: 'pagarme',
+      PAGARME_PUBLIC_KEY: pagarme.publicKey,
+      PAGARME_SECRET_KEY: pagarme.secretKey,
+      PAGARME_API_URL: pagarme.apiUrl,
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -121,6 +129,7 @@ export default async function setup(project: TestProject) {
   project.provide('telegramURL', telegram.apiRoot);
   project.provide('smsURL', sms.url);
   project.provide('whatsappURL', whatsapp.url);
+  project.provide('pagarmeURL', pagarme.apiUrl);
 
   return async () => {
     server.kill('SIGTERM');
@@ -128,6 +137,7 @@ export default async function setup(project: TestProject) {
     await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
     await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
     await Promise.all([sms.close(), whatsapp.close()]);
+    await pagarme.close();
     stopPostgres?.();
   };
 }

@@ -143,6 +143,13 @@ const Env = z.object({
   BILLING_DUE_DAYS: z.coerce.number().int().min(0).max(60).default(5),
   BILLING_ISSUE_DAYS_BEFORE: z.coerce.number().int().min(0).max(60).default(7),
   BILLING_CYCLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(10),
+  // Cards (issue 13 item 4, ADR 31): the payment provider that tokenises cards in the browser (empty: none, invoices
+  // are paid by PIX), Pagar.me's keys (public: given to browsers; secret: HTTP Basic of server calls) and its API root.
+  CARD_PROVIDER: z.enum(['', 'pagarme']).default(''),
+  PAGARME_PUBLIC_KEY: z.string().regex(/^pk_[A-Za-z0-9_]+$/, 'a Pagar.me public key (pk_…)').optional().or(z.literal('')),
+  PAGARME_SECRET_KEY: z.string().regex(/^sk_[A-Za-z0-9_]+$/, 'a Pagar.me secret key (sk_…)').optional().or(z.literal('')),
+  PAGARME_API_URL: z.url().default('https://api.pagar.me/core/v5'),
+  PAGARME_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
 });
 
 export interface AppConfig {
@@ -326,6 +333,18 @@ export interface AppConfig {
   billingIssueDaysBefore: number;
   /** How often the billing cycle job is queued (it runs at most once an hour); 0 turns it off. */
   billingCycleMinutes: number;
+  /** The payment provider cards are tokenised by (ADR 31); undefined: none, cards cannot be added. */
+  cardProvider: CardProviderConfig | undefined;
+}
+
+/** Pagar.me API v5: the browser tokenises with the public key; the server creates customers and cards with the secret. */
+export interface CardProviderConfig {
+  name: 'pagarme';
+  publicKey: string;
+  secretKey: string;
+  /** API root without a trailing slash (https://api.pagar.me/core/v5). */
+  apiUrl: string;
+  timeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -343,6 +362,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
     throw new Error('Invalid configuration:\n  VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: give both (one key pair) or neither');
+  }
+  if (e.CARD_PROVIDER === 'pagarme' && (!e.PAGARME_PUBLIC_KEY || !e.PAGARME_SECRET_KEY)) {
+    throw new Error('Invalid configuration:\n  PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY: required with CARD_PROVIDER=pagarme');
   }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
@@ -459,6 +481,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     billingDueDays: e.BILLING_DUE_DAYS,
     billingIssueDaysBefore: e.BILLING_ISSUE_DAYS_BEFORE,
     billingCycleMinutes: e.BILLING_CYCLE_MINUTES,
+    cardProvider:
+      e.CARD_PROVIDER === 'pagarme' && e.PAGARME_PUBLIC_KEY && e.PAGARME_SECRET_KEY
+        ? { name: 'pagarme', publicKey: e.PAGARME_PUBLIC_KEY, secretKey: e.PAGARME_SECRET_KEY, apiUrl: e.PAGARME_API_URL.replace(/\/+$/, ''), timeoutMs: e.PAGARME_TIMEOUT_MS }
+        : undefined,
   };
 }
 

@@ -105,3 +105,6 @@ export const CompleteRegisterPage = lazy(() =>
 export const PlansPage = lazy(() =>
   import('../features/onboarding/components/PlansPage').then((module) => ({ default: module.PlansPage })),
 );
+export const FinancialPage = lazy(() =>
+  import('../features/financial/FinancialPage').then((module) => ({ default: module.FinancialPage })),
+);

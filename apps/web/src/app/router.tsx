@@ -42,6 +42,7 @@ import {
   RegisterUserPage,
   CompleteRegisterPage,
   PlansPage,
+  FinancialPage,
 } from './pages';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -154,6 +155,10 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="plans:manage" />,
                 children: [{ handle: { title: 'Planos' }, path: paths.plansAdmin, element: <PlansAdminPage /> }],
+              },
+              {
+                element: <RequirePermission permission="financial:read" />,
+                children: [{ handle: { title: 'Financeiro' }, path: paths.financial, element: <FinancialPage /> }],
               },
               {
                 element: <RequirePermission permission="access-log:read" />,

@@ -30,6 +30,7 @@ export const paths = {
   reports: '/reports',
   settings: '/settings',
   locations: '/locations',
+  financial: '/financial',
   /** The documents' spelling (spec 000 §2). */
   accessLog: '/acess-log',
   firmware: '/firmware',
