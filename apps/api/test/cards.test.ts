@@ -215,7 +215,7 @@ describe('who may reach which cards', () => {
     const id = PaymentCard.parse(added.json()).id;
     expect((await ctx.request('POST', `/api/cards/${id}/main`, tokens.admin)).json()).toMatchObject({ main: true });
     expect((await list('vida.adm')).data.filter((c) => c.main).map((c) => c.id)).toEqual([id]);
-    expect((await ctx.request('POST', '/api/cards/not-a-uuid/main', tokens.admin)).statusCode).toBe(404);
+    expect((await ctx.request('POST', '/api/cards/not-a-uuid/main', tokens.admin)).statusCode).toBe(400);
   });
 });
 
