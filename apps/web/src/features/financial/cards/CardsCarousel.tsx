@@ -31,7 +31,8 @@ export function CardsCarousel({ enterpriseId }: { enterpriseId?: string }) {
   const [removing, setRemoving] = useState<PaymentCard | null>(null);
 
   const list = cards.data?.data ?? [];
-  const perView = Math.min(cardsPerView(wide ? 'wide' : medium ? 'medium' : 'narrow'), Math.max(list.length, 1));
+  const columns = cardsPerView(wide ? 'wide' : medium ? 'medium' : 'narrow');
+  const perView = Math.min(columns, Math.max(list.length, 1));
   const first = list.length ? start % list.length : 0;
   const shown = list.length ? Array.from({ length: Math.min(perView, list.length) }, (_, i) => list[(first + i) % list.length]!) : [];
   const scrolls = list.length > perView;
@@ -97,7 +98,8 @@ export function CardsCarousel({ enterpriseId }: { enterpriseId?: string }) {
               <IconChevronLeft size={18} />
             </ActionIcon>
           )}
-          <SimpleGrid cols={shown.length} spacing="md" style={{ flex: 1, minWidth: 0 }}>
+          {/* As many columns as the width allows even with fewer cards: one card keeps a card's size. */}
+          <SimpleGrid cols={columns} spacing="md" style={{ flex: 1, minWidth: 0 }}>
             {shown.map((card) => (
               <PaymentCardView key={card.id} card={card} busy={busy} onMakeMain={() => onMakeMain(card)} onRemove={() => setRemoving(card)} />
             ))}
