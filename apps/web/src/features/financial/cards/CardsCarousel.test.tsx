@@ -6,7 +6,7 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
-import { CardsCarousel } from './CardsCarousel';
+import { CardsCarousel, cardsPerView } from './CardsCarousel';
 
 const TOKEN_URL = 'https://api.pagar.me/core/v5/tokens?appId=pk_test_abc';
 const TOKENIZER = { provider: 'pagarme', public_key: 'pk_test_abc', token_url: TOKEN_URL } as const;
@@ -135,6 +135,25 @@ describe('CardsCarousel', () => {
     expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
     await userEvent.click(dialog.getByRole('button', { name: 'Remover' }));
     await waitFor(() => expect(requests.some((r) => r.method === 'DELETE' && r.url === `/api/cards/${card(1).id}`)).toBe(true));
+  });
+
+  it('shows 3 cards from 1024 px and 5 from 3000 px, wrapping around', async () => {
+    expect([cardsPerView('wide'), cardsPerView('medium'), cardsPerView('narrow')]).toEqual([5, 3, 1]);
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: query === '(min-width: 1024px)' })) as typeof window.matchMedia;
+    try {
+      mockFetch(handler({ data: [card(1, { main: true }), card(2), card(3), card(4)], tokenizer: TOKENIZER }));
+      renderCarousel();
+      await screen.findByRole('article', { name: 'Cartão Visa final 0003' });
+      expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Cartão Visa final 0001', 'Cartão Visa final 0002', 'Cartão Visa final 0003']);
+      await userEvent.click(screen.getByRole('button', { name: 'Cartão anterior' }));
+      await waitFor(() =>
+        expect(screen.getAllByRole('article').map((a) => a.getAttribute('aria-label'))).toEqual(['Cartão Visa final 0004', 'Cartão Visa final 0001', 'Cartão Visa final 0002']),
+      );
+      expect(screen.getByText('4 de 4')).toBeTruthy();
+    } finally {
+      window.matchMedia = original;
+    }
   });
 
   it('shows the server error', async () => {

@@ -113,7 +113,8 @@ export function CardsCarousel({ enterpriseId }: { enterpriseId?: string }) {
       )}
       {scrolls && (
         <Text size="xs" c="dimmed" ta="center" aria-live="polite">
-          {perView === 1 ? `${first + 1} de ${list.length}` : `${list.length} cartões`}
+          {/* Where the first card shown stands in the list. */}
+          {`${first + 1} de ${list.length}`}
         </Text>
       )}
 
