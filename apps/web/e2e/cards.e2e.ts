@@ -13,6 +13,7 @@ import { launchBrowser, login, newPage, screenshot, watchCspViolations } from '.
  */
 let browser: Browser;
 let bare: { url: string; process: ChildProcess } | undefined;
+let serverWithoutProvider: Promise<{ url: string; process: ChildProcess }>;
 const root = path.resolve(import.meta.dirname, '../../..');
 const SHOTS = process.env.SHOTS_DIR;
 const nextYear = String((new Date().getFullYear() + 1) % 100).padStart(2, '0');
@@ -42,8 +43,13 @@ async function startServerWithoutProvider(): Promise<{ url: string; process: Chi
     },
   });
   const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error('the server without a card provider did not become healthy');
+    }
     try {
       if ((await fetch(`${url}/api/health`)).ok) return { url, process: child };
     } catch {
@@ -54,13 +60,17 @@ async function startServerWithoutProvider(): Promise<{ url: string; process: Chi
 }
 
 beforeAll(async () => {
+  // The second server boots while the first spec runs (a busy machine takes a while to start one).
+  serverWithoutProvider = startServerWithoutProvider();
+  serverWithoutProvider.catch(() => {});
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  if (bare) {
-    bare.process.kill('SIGTERM');
-    await new Promise((r) => bare!.process.once('exit', r));
+  const server = bare ?? (await serverWithoutProvider.catch(() => undefined));
+  if (server && server.process.exitCode === null) {
+    server.process.kill('SIGTERM');
+    await new Promise((r) => server.process.once('exit', r));
   }
 });
 
@@ -168,17 +178,18 @@ describe('Financeiro: cards carousel', () => {
     expect(toUs.filter((r) => r.startsWith('POST') && r.includes('/api/cards ') && /"token":"token_/.test(r))).toHaveLength(4);
     expect(violations).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   it('without a provider, the add-card button explains it and points to PIX', async () => {
-    bare = await startServerWithoutProvider();
+    bare = await serverWithoutProvider;
     const context = await browser.newContext({ baseURL: bare.url, viewport: { width: 1280, height: 800 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
     const page = await context.newPage();
     const violations = await watchCspViolations(page);
     await login(page, 'vida.adm');
     await page.waitForURL('**/my-devices');
     await page.goto('/financial');
-    await page.getByText(/Nenhum cartão cadastrado\. Pagamento por cartão não está disponível/).waitFor();
+    // A second server on a busy machine answers its first page slowly: more time than the default 30 s.
+    await page.getByText(/Nenhum cartão cadastrado\. Pagamento por cartão não está disponível/).waitFor({ timeout: 90_000 });
     await page.getByRole('button', { name: 'Adicionar cartão' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar cartão' });
     await dialog.getByText('Pagamento por cartão indisponível').waitFor();
@@ -191,5 +202,5 @@ describe('Financeiro: cards carousel', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect(violations).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });
