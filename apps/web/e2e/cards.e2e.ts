@@ -13,7 +13,6 @@ import { launchBrowser, login, newPage, screenshot, watchCspViolations } from '.
  */
 let browser: Browser;
 let bare: { url: string; process: ChildProcess } | undefined;
-let serverWithoutProvider: Promise<{ url: string; process: ChildProcess }>;
 const root = path.resolve(import.meta.dirname, '../../..');
 const SHOTS = process.env.SHOTS_DIR;
 const nextYear = String((new Date().getFullYear() + 1) % 100).padStart(2, '0');
@@ -60,14 +59,11 @@ async function startServerWithoutProvider(): Promise<{ url: string; process: Chi
 }
 
 beforeAll(async () => {
-  // The second server boots while the first spec runs (a busy machine takes a while to start one).
-  serverWithoutProvider = startServerWithoutProvider();
-  serverWithoutProvider.catch(() => {});
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  const server = bare ?? (await serverWithoutProvider.catch(() => undefined));
+  const server = bare;
   if (server && server.process.exitCode === null) {
     server.process.kill('SIGTERM');
     await new Promise((r) => server.process.once('exit', r));
@@ -181,7 +177,8 @@ describe('Financeiro: cards carousel', () => {
   }, 180_000);
 
   it('without a provider, the add-card button explains it and points to PIX', async () => {
-    bare = await serverWithoutProvider;
+    // Started only now: booting it beside the first spec slows both on a busy machine.
+    bare = await startServerWithoutProvider();
     const context = await browser.newContext({ baseURL: bare.url, viewport: { width: 1280, height: 800 }, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
     const page = await context.newPage();
     const violations = await watchCspViolations(page);
