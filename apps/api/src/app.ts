@@ -45,6 +45,7 @@ import { contactRoutes } from './modules/contact/routes';
 import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { financialRoutes } from './modules/billing/financial-routes';
+import { cardRoutes } from './modules/cards/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -79,7 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Ecosystem first, then ours, then routes.
   // Shedding first: an overloaded process answers 503 before spending anything on the request.
   await app.register(loadShedding, { maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
-  await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig });
+  await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });
   await app.register(rateLimit, { global: false });
   await app.register(errorHandler);
   await app.register(auth, { sessions: services.sessions, userMaxRequestsPerMinute: config.userMaxRequestsPerMinute });
@@ -122,6 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     monitorLinkRoutes,
     plansAdminRoutes,
     financialRoutes,
+    cardRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -48,6 +48,7 @@ import { UserCreationService } from './modules/users/user-creation';
 import { BillingService } from './modules/billing/service';
 import { BillingCycle } from './modules/billing/cycle';
 import { InvoicePdfService } from './modules/billing/invoice-pdf';
+import { CardService } from './modules/cards/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -117,6 +118,8 @@ export interface AppServices {
   billingCycle: BillingCycle;
   /** Invoice PDFs signed like the reports, recorded for the report validator (ADR 30). */
   invoicePdfs: InvoicePdfService;
+  /** Payment cards tokenised by the payment provider (issue 13 item 4, ADR 31). */
+  cards: CardService;
 }
 
 export function createServices(
@@ -209,5 +212,6 @@ export function createServices(
     billing: new BillingService(db, clock, config, mail, log),
     billingCycle: new BillingCycle(db, clock, config, jobs, mail, log),
     invoicePdfs: new InvoicePdfService(db, clock, config, signing),
+    cards: new CardService(db, clock, config.cardProvider, log),
   };
 }

@@ -6,6 +6,7 @@ import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { postReadings } from './ingest-helpers';
 import { startFakeGeocoder, type FakeGeocoder } from './fake-geocoder';
+import { PAGARME_TEST_CARD, startFakePagarme } from './fake-pagarme';
 import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
 import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
@@ -118,12 +119,15 @@ async function loginAll() {
 }
 
 let geocoder: FakeGeocoder;
+/** A local Pagar.me (ADR 31): cards with the longest holder name and the farthest expiry. */
+let pagarme: Awaited<ReturnType<typeof startFakePagarme>>;
 /** A ViaCEP-compatible server on 127.0.0.1 answering every code with the longest plausible fields. */
 let cepServer: Server;
 
 beforeAll(async () => {
   // The address search answers through a local Nominatim-compatible server (no places: the route's own values are its query's).
   geocoder = await startFakeGeocoder();
+  pagarme = await startFakePagarme();
   cepServer = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({ cep: '01310-100', logradouro: longText(200), bairro: longText(120), localidade: longText(120), uf: 'SP', ibge: '3550308' }),
@@ -137,6 +141,7 @@ beforeAll(async () => {
       loginMaxPerMinute: 10_000, localizatorMaxPerMinute: 10_000, geocoderUrl: geocoder.url, cepLookupUrl,
       // The longest receiver name and city a BR Code holds, and a PIX key of the longest kind (a 77-character e-mail).
       pixKey: `${'p'.repeat(64)}@${'q'.repeat(8)}.com`, pixReceiverName: 'Sentinelã Tecnologia Ltda', pixReceiverCity: 'São José Campos', pixWebhookToken: PIX_WEBHOOK_TOKEN,
+      cardProvider: { name: 'pagarme', publicKey: pagarme.publicKey, secretKey: pagarme.secretKey, apiUrl: pagarme.apiUrl, timeoutMs: 5000 },
     },
   });
   routes = walkableRoutes(ctx.routes);
@@ -144,6 +149,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ctx.close();
   await geocoder.close();
+  await pagarme.close();
   await new Promise<void>((resolve) => cepServer.close(() => resolve()));
 });
 
@@ -420,6 +426,16 @@ describe('boundary values stored through every write route', () => {
       expect(res.statusCode, res.body).toBe(200);
     }
     expect((await ctx.db.selectFrom('invoices').select('status').where('id', '=', open[1]!.id).executeTakeFirstOrThrow()).status).toBe('paid');
+
+    // Cards (ADR 31): the longest holder name with accents and emoji, the farthest expiry; one made main, one removed.
+    const cardToken = async (holder: string, expYear: number) =>
+      ((await (await pagarme.token({ number: PAGARME_TEST_CARD, holder_name: holder, exp_month: 12, exp_year: expYear, cvv: '1234' })).json()) as { id: string }).id;
+    const longCard = await write<{ id: string }>('POST', '/api/cards', aurora, { token: await cardToken(longText(64, '😀 Ação '), 2199) });
+    const otherCard = await write<{ id: string }>('POST', '/api/cards', admin, { token: await cardToken('A', today.getUTCFullYear() + 1), enterprise_id: auroraId });
+    await write('POST', `/api/cards/${otherCard.id}/main`, aurora);
+    const doomedCard = await write<{ id: string }>('POST', '/api/cards', aurora, { token: await cardToken(longText(64), 2100) });
+    await write('DELETE', `/api/cards/${doomedCard.id}`, aurora);
+    expect(longCard.id).toBeTruthy();
 
     // Report periods from a sheet: the first and the last day the product accepts (São Paulo wall clock).
     const sheet = await xlsxWith([

@@ -148,6 +148,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   billingCycleMinutes: 0,
   // No receiving bank account unless a test sets one (financial.test.ts).
   bankAccount: null,
+  // No card provider unless a test starts its local Pagar.me (cards.test.ts).
+  cardProvider: undefined,
   ...overrides,
 });
 

@@ -9,6 +9,7 @@ import { startFakeTelegram } from '../../api/test/fake-telegram';
 import { startCepServer } from './fake-cep-service';
 import { startFakeSmsProvider } from '../../api/test/fake-sms-provider';
 import { startFakeWhatsApp } from '../../api/test/fake-whatsapp';
+import { startFakePagarme } from '../../api/test/fake-pagarme';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,6 +29,8 @@ declare module 'vitest' {
     /** The platform's PIX key and the PSP webhook's Bearer token the server runs with (financial.e2e.ts pays as the PSP). */
     pixKey: string;
     pixWebhookToken: string;
+    /** The local Pagar.me API v5 root the e2e server tokenises cards with (ADR 31). */
+    pagarmeURL: string;
   }
 }
 
@@ -80,6 +83,7 @@ export default async function setup(project: TestProject) {
   const cep = await startCepServer();
   const sms = await startFakeSmsProvider();
   const whatsapp = await startFakeWhatsApp();
+  const pagarme = await startFakePagarme();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
   const port = (await freePort()) as number;
@@ -122,6 +126,10 @@ export default async function setup(project: TestProject) {
       PLATFORM_BANK_AGENCY: '1234-5',
       PLATFORM_BANK_ACCOUNT: '98765-4',
       PLATFORM_BANK_HOLDER: 'Sentinela Tecnologia Ltda',
+      CARD_PROVIDER: 'pagarme',
+      PAGARME_PUBLIC_KEY: pagarme.publicKey,
+      PAGARME_SECRET_KEY: pagarme.secretKey,
+      PAGARME_API_URL: pagarme.apiUrl,
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -137,6 +145,7 @@ export default async function setup(project: TestProject) {
   project.provide('whatsappURL', whatsapp.url);
   project.provide('pixKey', PIX_KEY);
   project.provide('pixWebhookToken', PIX_WEBHOOK_TOKEN);
+  project.provide('pagarmeURL', pagarme.apiUrl);
 
   return async () => {
     server.kill('SIGTERM');
@@ -144,6 +153,7 @@ export default async function setup(project: TestProject) {
     await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
     await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
     await Promise.all([sms.close(), whatsapp.close()]);
+    await pagarme.close();
     stopPostgres?.();
   };
 }

@@ -52,6 +52,8 @@ export const PERMISSIONS = {
   'financial:read': admins,
   /** Mark an invoice paid by hand, with a reason (ADR 27). */
   'financial:manage': superAdminOnly,
+  /** Add, remove and choose the main one of the enterprise's payment cards (ADR 31). */
+  'financial:cards': admins,
   'users:read': admins,
   'users:manage': admins,
   'access-log:read': admins,

@@ -149,6 +149,13 @@ const Env = z.object({
   PLATFORM_BANK_ACCOUNT: z.string().trim().regex(/^\d{1,13}(-[\dXx])?$/, 'digits, optionally a check digit (12345-6)').optional().or(z.literal('')),
   PLATFORM_BANK_ACCOUNT_TYPE: z.enum(['Corrente', 'Poupança', 'Pagamento']).default('Corrente'),
   PLATFORM_BANK_HOLDER: z.string().trim().max(80).optional(),
+  // Cards (issue 13 item 4, ADR 31): the payment provider that tokenises cards in the browser (empty: none, invoices
+  // are paid by PIX), Pagar.me's keys (public: given to browsers; secret: HTTP Basic of server calls) and its API root.
+  CARD_PROVIDER: z.enum(['', 'pagarme']).default(''),
+  PAGARME_PUBLIC_KEY: z.string().regex(/^pk_[A-Za-z0-9_]+$/, 'a Pagar.me public key (pk_…)').optional().or(z.literal('')),
+  PAGARME_SECRET_KEY: z.string().regex(/^sk_[A-Za-z0-9_]+$/, 'a Pagar.me secret key (sk_…)').optional().or(z.literal('')),
+  PAGARME_API_URL: z.url().default('https://api.pagar.me/core/v5'),
+  PAGARME_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
 });
 
 export interface AppConfig {
@@ -334,6 +341,18 @@ export interface AppConfig {
   billingCycleMinutes: number;
   /** The platform's receiving bank account (document 000's fields), from settings only; null: not shown. */
   bankAccount: BankAccount | null;
+  /** The payment provider cards are tokenised by (ADR 31); undefined: none, cards cannot be added. */
+  cardProvider: CardProviderConfig | undefined;
+}
+
+/** Pagar.me API v5: the browser tokenises with the public key; the server creates customers and cards with the secret. */
+export interface CardProviderConfig {
+  name: 'pagarme';
+  publicKey: string;
+  secretKey: string;
+  /** API root without a trailing slash (https://api.pagar.me/core/v5). */
+  apiUrl: string;
+  timeoutMs: number;
 }
 
 /** A bank account with the documents' field names (name, agencia, bank_name, conta, type). */
@@ -364,6 +383,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const bankParts = [e.PLATFORM_BANK_NAME, e.PLATFORM_BANK_AGENCY, e.PLATFORM_BANK_ACCOUNT, e.PLATFORM_BANK_HOLDER];
   if (bankParts.some(Boolean) && !bankParts.every(Boolean)) {
     throw new Error('Invalid configuration:\n  PLATFORM_BANK_NAME, PLATFORM_BANK_AGENCY, PLATFORM_BANK_ACCOUNT, PLATFORM_BANK_HOLDER: give all four (the receiving account) or none');
+  }
+  if (e.CARD_PROVIDER === 'pagarme' && (!e.PAGARME_PUBLIC_KEY || !e.PAGARME_SECRET_KEY)) {
+    throw new Error('Invalid configuration:\n  PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY: required with CARD_PROVIDER=pagarme');
   }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
@@ -484,6 +506,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       e.PLATFORM_BANK_NAME && e.PLATFORM_BANK_AGENCY && e.PLATFORM_BANK_ACCOUNT && e.PLATFORM_BANK_HOLDER
         ? { name: e.PLATFORM_BANK_HOLDER, bank_name: e.PLATFORM_BANK_NAME, agencia: e.PLATFORM_BANK_AGENCY, conta: e.PLATFORM_BANK_ACCOUNT, type: e.PLATFORM_BANK_ACCOUNT_TYPE }
         : null,
+    cardProvider:
+      e.CARD_PROVIDER === 'pagarme' && e.PAGARME_PUBLIC_KEY && e.PAGARME_SECRET_KEY
+        ? { name: 'pagarme', publicKey: e.PAGARME_PUBLIC_KEY, secretKey: e.PAGARME_SECRET_KEY, apiUrl: e.PAGARME_API_URL.replace(/\/+$/, ''), timeoutMs: e.PAGARME_TIMEOUT_MS }
+        : undefined,
   };
 }
 

@@ -16,6 +16,7 @@ import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
 import * as billing from './migrations/2026-11-26T1100-billing';
 import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
 import * as invoiceDocuments from './migrations/2026-11-26T1300-invoice-documents';
+import * as cards from './migrations/2026-11-26T1400-cards';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1100-billing': billing,
   '2026-11-26T1200-plans-admin': plansAdmin,
   '2026-11-26T1300-invoice-documents': invoiceDocuments,
+  '2026-11-26T1400-cards': cards,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

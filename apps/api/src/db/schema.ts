@@ -215,10 +215,14 @@ export interface SubscriptionsTable {
   enterprise_id: string; plan_cycle_id: string; started_at: CreatedAt;
   status: Generated<'trial' | 'active' | 'overdue' | 'cancelled'>; restricted_at: Timestamp | null;
 }
+/** A card stored at the payment provider (ADR 31): its id there and what may be shown; never a number. */
 export interface PaymentCardsTable {
-  id: Generated<string>; enterprise_id: string; brand: string; last4: string; holder: string; expiry: string;
+  id: Generated<string>; enterprise_id: string; brand: string; last4: string; holder: string;
+  provider: string; provider_card_id: string; exp_month: number; exp_year: number;
   is_main: Generated<boolean>; created_at: CreatedAt;
 }
+/** The payment provider's customer of an enterprise (ADR 31). */
+export interface PaymentCustomersTable { enterprise_id: string; provider: string; customer_id: string; created_at: Timestamp }
 /** An invoice (ADR 27): amounts in integer centavos; plan and cycle names as charged. */
 export interface InvoicesTable {
   id: Generated<string>; number: Generated<number>; enterprise_id: string; issued_at: Timestamp;
@@ -299,6 +303,7 @@ export interface Database {
   plan_cycles: PlanCyclesTable;
   subscriptions: SubscriptionsTable;
   payment_cards: PaymentCardsTable;
+  payment_customers: PaymentCustomersTable;
   invoices: InvoicesTable;
   pix_received: PixReceivedTable;
   invoice_documents: InvoiceDocumentsTable;

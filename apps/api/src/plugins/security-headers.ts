@@ -38,6 +38,8 @@ function mapSettings(webDist: string | undefined, runtimeConfig: Record<string, 
 export interface SecurityHeadersOptions {
   webDist: string | undefined;
   runtimeConfig?: Record<string, unknown>;
+  /** The card provider's API root (ADR 31): the browser posts card numbers there, so it may connect to it. */
+  cardProviderUrl?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ async function securityHeaders(app: FastifyInstance, opts: SecurityHeadersOption
   const settings = mapSettings(opts.webDist, opts.runtimeConfig);
   const tiles = cspSource(settings.tileUrl ?? DEFAULT_TILE_URL);
   const routing = cspSource(settings.routingUrl);
+  const cardProvider = cspSource(opts.cardProviderUrl);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -65,7 +68,7 @@ async function securityHeaders(app: FastifyInstance, opts: SecurityHeadersOption
         fontSrc: ["'self'", 'data:'],
         // Leaflet's markers are inlined images; downloads (reports) are blob: URLs.
         imgSrc: ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : [])],
-        connectSrc: ["'self'", ...(routing ? [routing] : [])],
+        connectSrc: ["'self'", ...(routing ? [routing] : []), ...(cardProvider ? [cardProvider] : [])],
         workerSrc: ["'self'", 'blob:'],
       },
     },

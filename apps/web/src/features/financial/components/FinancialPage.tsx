@@ -4,6 +4,7 @@ import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EnterprisePicker, useChosenEnterprise } from '../../../components/EnterprisePicker';
 import { useRequiredSession } from '../../../lib/session';
+import { CardsCarousel } from '../cards/CardsCarousel';
 import { BankAccountCard } from './BankAccountCard';
 import { InvoiceDetailModal } from './InvoiceDetailModal';
 import { InvoicesTab } from './InvoicesTab';
@@ -53,7 +54,8 @@ export function FinancialPage() {
       {canChoose && <EnterprisePicker value={clientId} onChange={chooseEnterprise} clearablePlaceholder="Todas as empresas" />}
       {cardsEnterpriseId && (
         <section aria-label="Cartões">
-          {/* CARDS-CAROUSEL */}
+          {/* An administrator's own cards need no id; the super admin's are the chosen enterprise's. */}
+          <CardsCarousel enterpriseId={canChoose ? (clientId ?? undefined) : undefined} />
         </section>
       )}
       <Tabs defaultValue="invoices" keepMounted={false}>
