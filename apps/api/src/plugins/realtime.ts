@@ -11,7 +11,7 @@ import { LocationRooms } from '../realtime/location-rooms';
 import { AlarmRooms } from '../realtime/alarm-rooms';
 import { MonitorRooms } from '../realtime/monitor-rooms';
 import { devicesLinkedToUser } from '../modules/locations/repository';
-import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
+import { handleTravelRooms, travelPositionRoom, travelRoom, travelTopicRooms } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
 import type { AccessChangedEvent } from '../realtime/event-bus';
 
@@ -87,8 +87,10 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     loadCards: (travelIds) => services.travels.deviceCards(travelIds),
     // In-process, a travel without sockets here has no watchers at all: no query, no emit. With Redis the
     // watchers may be on another process.
-    watched: (travelId) => config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)),
-    emit: (travelId, event, payload) => io.to(travelRoom(travelId)).emit(event, payload),
+    watched: (travelId) =>
+      config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)) || io.of('/').adapter.rooms.has(travelPositionRoom(travelId)),
+    // The device cards (readings) never reach the room of position-only codes (ADR 36).
+    emit: (travelId, event, payload) => io.to(travelTopicRooms(travelId, event)).emit(event, payload),
     intervalMs: LIVE_INTERVAL_MS,
     log: app.log,
   });

@@ -1,3 +1,4 @@
+import { travelTopics } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
 import type { TenantScope } from '../lib/tenant-scope';
 import type { SessionService } from '../modules/auth/session-service';
@@ -5,7 +6,10 @@ import type { TravelService } from '../modules/travels/service';
 import { scopeOf } from '../plugins/auth';
 import type { AccessChangedEvent } from './event-bus';
 import { sessionsRoom, type RealtimeServer, type RealtimeSocket } from './socket-auth';
-import { leaveTravel, travelRoom } from './travel-rooms';
+import { leaveTravel, placeInTravelRoom, travelPositionRoom, travelRoom } from './travel-rooms';
+
+/** What a socket may receive of a travel now: nothing, everything, or the position only (ADR 36). */
+type Verdict = 'none' | 'all' | 'position';
 
 interface Deps {
   travels: TravelService;
@@ -27,10 +31,10 @@ export class RoomAccess {
     private readonly deps: Deps,
   ) {}
 
-  /** Checks every socket in the travel's room: one query per distinct scope or code, not per socket. */
+  /** Checks every socket in the travel's rooms: one query per distinct scope or code, not per socket. */
   async travelChanged(travelId: string): Promise<void> {
-    const sockets = this.localSockets(travelRoom(travelId));
-    const verdicts = new Map<string, Promise<boolean>>();
+    const sockets = [...this.localSockets(travelRoom(travelId)), ...this.localSockets(travelPositionRoom(travelId))];
+    const verdicts = new Map<string, Promise<Verdict>>();
     await Promise.all(
       sockets.map(async (socket) => {
         const code = socket.data.travels.get(travelId);
@@ -42,7 +46,7 @@ export class RoomAccess {
           verdict = this.mayWatch(travelId, code, scope);
           verdicts.set(key, verdict);
         }
-        if (!(await verdict)) leaveTravel(socket, travelId);
+        await this.apply(socket, travelId, await verdict);
       }),
     );
   }
@@ -63,20 +67,34 @@ export class RoomAccess {
     auth.scope = scopeOf(session);
     auth.enterpriseId = session.enterpriseId;
     for (const [travelId, code] of [...socket.data.travels]) {
-      if (!(await this.mayWatch(travelId, code, auth.scope))) leaveTravel(socket, travelId);
+      await this.apply(socket, travelId, await this.mayWatch(travelId, code, auth.scope));
     }
   }
 
+  /**
+   * A socket that may no longer watch leaves; one whose code now shows the position only moves to that room. A
+   * socket that followed a code (now revoked or expired) is told the travel changed as it leaves: its page asks
+   * again and shows why the link stopped (ADR 36). It learns nothing new: it knew the travel's id.
+   */
+  private async apply(socket: RealtimeSocket, travelId: string, verdict: Verdict): Promise<void> {
+    if (verdict !== 'none') return placeInTravelRoom(socket, travelId, verdict === 'position');
+    const byCode = typeof socket.data.travels.get(travelId) === 'string';
+    leaveTravel(socket, travelId);
+    if (byCode) socket.emit(travelTopics.changed(travelId), { travelId });
+  }
+
   /** The rules of `subscribe`, without the guessing limit (the code was already accepted once). */
-  private async mayWatch(travelId: string, code: string | null, scope: TenantScope | null): Promise<boolean> {
+  private async mayWatch(travelId: string, code: string | null, scope: TenantScope | null): Promise<Verdict> {
     try {
-      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId));
-      return (await this.deps.travels.watchableByCode(code, scope)) === travelId;
+      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId)) ? 'all' : 'none';
+      const watch = await this.deps.travels.watchableByCode(code, scope);
+      if (watch.travelId !== travelId) return 'none';
+      return watch.positionOnly ? 'position' : 'all';
     } catch (err) {
-      if (err instanceof AppError) return false;
+      if (err instanceof AppError) return 'none';
       // Unknown is not allowed: the socket leaves, and the page's next subscription asks again.
       this.deps.log.error({ err, travelId }, 'live room access check failed');
-      return false;
+      return 'none';
     }
   }
 
