@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { SubscribeAck, Travel, TravelDevicesEvent } from '@sentinela/contract';
 import { createTestContext, type TestContext } from './context';
@@ -259,5 +259,22 @@ describe('expiry', () => {
     expect(date.statusCode).toBe(400);
     expect(date.json().error).toContain('A validade não é uma data válida');
     expect((await travelOf(id)).tracking.scope).toBe('readings');
+  });
+
+  it('ends a code’s live room when its link expires, and tells the socket', async () => {
+    const id = ids.auroraNotStarted!;
+    tokens['aurora.adm'] = (await ctx.login('aurora.adm')).token;
+    const soon = new Date(ctx.clock.now().getTime() + 300).toISOString();
+    expect((await setLink(id, { scope: 'readings', expires_at: soon })).statusCode).toBe(200);
+    const visitor = await client();
+    expect(await visitor.subscribe({ code: CODES.auroraNotStarted })).toEqual({ ok: true, travelId: id });
+    const inRoom = () => ctx.app.io.of('/').adapter.rooms.get(`travel:${id}`)?.has(visitor.socket.id!) ?? false;
+    expect(inRoom()).toBe(true);
+    // The timer fires some 300 ms later and finds the link expired (until the clock moves it only re-arms).
+    ctx.clock.advance(1000);
+    await vi.waitFor(() => expect(inRoom()).toBe(false), { timeout: 10_000, interval: 50 });
+    await visitor.settle();
+    expect(visitor.received.map((r) => r.event)).toContain(`travel-changed:${id}`);
+    expect(await visitor.subscribe({ code: CODES.auroraNotStarted })).toEqual({ ok: false, error: EXPIRED });
   });
 });

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
 import { ConnectionsPerAddress } from '../realtime/address-cap';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
+import { CodeExpiry } from '../realtime/code-expiry';
 import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
@@ -44,7 +45,9 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
 
   const watch = new SessionWatch(services.sessions, services.clock, app.log);
   authenticateSockets(io, services.sessions, { trustProxy: config.trustProxy, log: app.log });
+  const codeExpiry = new CodeExpiry({ travels: services.travels, log: app.log });
   handleTravelRooms(io, {
+    codeExpiry,
     travels: services.travels,
     sessions: services.sessions,
     watch,
@@ -80,7 +83,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   });
   monitorRooms.attach();
   const monitorWatched = (room: string) => config.redisUrl !== undefined || monitorRooms.hasRoom(room);
-  const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
+  const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, codeExpiry, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
   const feed = new TravelFeed({

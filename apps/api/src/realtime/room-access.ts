@@ -1,5 +1,6 @@
 import { travelTopics } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
+import type { CodeExpiry } from './code-expiry';
 import type { TenantScope } from '../lib/tenant-scope';
 import type { SessionService } from '../modules/auth/session-service';
 import type { TravelService } from '../modules/travels/service';
@@ -8,11 +9,19 @@ import type { AccessChangedEvent } from './event-bus';
 import { sessionsRoom, type RealtimeServer, type RealtimeSocket } from './socket-auth';
 import { leaveTravel, placeInTravelRoom, travelPositionRoom, travelRoom } from './travel-rooms';
 
-/** What a socket may receive of a travel now: nothing, everything, or the position only (ADR 36). */
-type Verdict = 'none' | 'all' | 'position';
+/**
+ * What a socket may receive of a travel now: nothing, everything, or the position only (ADR 36); for a code, the
+ * milliseconds before its link expires (null: no expiry yet, or not a code).
+ */
+interface Verdict {
+  may: 'none' | 'all' | 'position';
+  msLeft: number | null;
+}
+const NONE: Verdict = { may: 'none', msLeft: null };
 
 interface Deps {
   travels: TravelService;
+  codeExpiry: CodeExpiry;
   sessions: SessionService;
   log: { error(obj: unknown, msg: string): void };
 }
@@ -77,8 +86,13 @@ export class RoomAccess {
    * again and shows why the link stopped (ADR 36). It learns nothing new: it knew the travel's id.
    */
   private async apply(socket: RealtimeSocket, travelId: string, verdict: Verdict): Promise<void> {
-    if (verdict !== 'none') return placeInTravelRoom(socket, travelId, verdict === 'position');
     const byCode = typeof socket.data.travels.get(travelId) === 'string';
+    if (verdict.may !== 'none') {
+      await placeInTravelRoom(socket, travelId, verdict.may === 'position');
+      // The managers may have moved the expiry.
+      if (byCode) this.deps.codeExpiry.arm(socket, travelId, verdict.msLeft);
+      return;
+    }
     leaveTravel(socket, travelId);
     if (byCode) socket.emit(travelTopics.changed(travelId), { travelId });
   }
@@ -86,15 +100,15 @@ export class RoomAccess {
   /** The rules of `subscribe`, without the guessing limit (the code was already accepted once). */
   private async mayWatch(travelId: string, code: string | null, scope: TenantScope | null): Promise<Verdict> {
     try {
-      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId)) ? 'all' : 'none';
+      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId)) ? { may: 'all', msLeft: null } : NONE;
       const watch = await this.deps.travels.watchableByCode(code, scope);
-      if (watch.travelId !== travelId) return 'none';
-      return watch.positionOnly ? 'position' : 'all';
+      if (watch.travelId !== travelId) return NONE;
+      return { may: watch.positionOnly ? 'position' : 'all', msLeft: watch.msLeft };
     } catch (err) {
-      if (err instanceof AppError) return 'none';
+      if (err instanceof AppError) return NONE;
       // Unknown is not allowed: the socket leaves, and the page's next subscription asks again.
       this.deps.log.error({ err, travelId }, 'live room access check failed');
-      return 'none';
+      return NONE;
     }
   }
 

@@ -4,6 +4,7 @@ import type { SessionService } from '../modules/auth/session-service';
 import { TRAVEL_MESSAGES } from '../modules/travels/messages';
 import type { TravelService } from '../modules/travels/service';
 import { scopeOf } from '../plugins/auth';
+import type { CodeExpiry } from './code-expiry';
 import type { FixedWindowLimiter } from './fixed-window';
 import type { RealtimeServer, RealtimeSocket, SessionWatch } from './socket-auth';
 
@@ -44,6 +45,8 @@ interface Deps {
   codeAttempts: FixedWindowLimiter;
   /** subscribe/unsubscribe messages per socket and minute. */
   messagesPerMinute: number;
+  /** Ends code rooms when their link expires (ADR 36). */
+  codeExpiry: CodeExpiry;
   now?: () => number;
   log: { error(obj: unknown, msg: string): void };
 }
@@ -143,7 +146,7 @@ async function subscribeById(socket: RealtimeSocket, travelId: string, deps: Dep
 async function subscribeByCode(socket: RealtimeSocket, code: string, deps: Deps): Promise<Ack> {
   if (roomFull(socket)) return refuse(REALTIME_MESSAGES.tooManyTravels);
   if (!deps.codeAttempts.take(socket.data.ip)) return refuse(TRAVEL_MESSAGES.tooManyLookups);
-  let watch: { travelId: string; positionOnly: boolean };
+  let watch: { travelId: string; positionOnly: boolean; msLeft: number | null };
   try {
     watch = await deps.travels.watchableByCode(code, socket.data.auth?.scope ?? null);
   } catch (err) {
@@ -152,7 +155,9 @@ async function subscribeByCode(socket: RealtimeSocket, code: string, deps: Deps)
   }
   // A room joined as a user who may see the travel stays that way (a wider right than the code's).
   if (socket.data.travels.get(watch.travelId) === null) return join(socket, watch.travelId, null, false);
-  return join(socket, watch.travelId, code, watch.positionOnly);
+  const joined = await join(socket, watch.travelId, code, watch.positionOnly);
+  if (joined.ok) deps.codeExpiry.arm(socket, watch.travelId, watch.msLeft);
+  return joined;
 }
 
 async function join(socket: RealtimeSocket, travelId: string, code: string | null, positionOnly: boolean): Promise<Ack> {

@@ -125,11 +125,13 @@ export class TravelService {
 
   /**
    * The travel a tracking code lets its holder watch live (same rules as the Localizador), and whether the code
-   * shows the position only: then the socket must not receive the device cards.
+   * shows the position only (then the socket must not receive the device cards), and the milliseconds left before
+   * the link expires (null: no expiry yet), when the socket must leave.
    */
-  async watchableByCode(code: string, scope: TenantScope | null): Promise<{ travelId: string; positionOnly: boolean }> {
+  async watchableByCode(code: string, scope: TenantScope | null): Promise<{ travelId: string; positionOnly: boolean; msLeft: number | null }> {
     const { row, view } = await this.byCode(code, scope);
-    return { travelId: row.id, positionOnly: view === 'position' };
+    const expires = this.expiresAt(row);
+    return { travelId: row.id, positionOnly: view === 'position', msLeft: expires ? expires.getTime() - this.clock.now().getTime() : null };
   }
 
   /** Whether a signed-in user may watch a travel live: exactly when GET /api/travels/{id} answers them. */
