@@ -4,11 +4,13 @@ import { notifications } from '@mantine/notifications';
 import { TRACKING_SCOPE_LABELS, TrackingScope, z, type Travel } from '@sentinela/contract';
 import { IconCheck, IconCopy, IconLinkOff, IconRefresh } from '@tabler/icons-react';
 import { dayjs } from '../../../lib/dayjs';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatInteger } from '../../../lib/format';
+import { travelKeys } from '../api/keys';
 import { useTrackingLink } from '../api/tracking-link';
 import { TRACKING_MESSAGES as M, TRAVEL_MESSAGES } from '../messages';
 
@@ -36,6 +38,13 @@ export const trackingUrl = (code: string) => `${window.location.origin}/localiza
 export function TrackingLinkPanel({ travel, canManage }: { travel: Travel; canManage: boolean }) {
   const state = linkState(travel);
   const { tracking } = travel;
+  // Lookups are not pushed live (they are not travel changes): the managers ask for the newest count.
+  const queryClient = useQueryClient();
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    void queryClient.invalidateQueries({ queryKey: travelKeys.detail(travel._id) }).finally(() => setRefreshing(false));
+  };
   return (
     <Paper withBorder p="md" radius="md" data-testid="tracking-link">
       <Stack gap="xs">
@@ -75,12 +84,19 @@ export function TrackingLinkPanel({ travel, canManage }: { travel: Travel; canMa
               ? `${state === 'expired' ? 'expirou em' : 'até'} ${formatDateTime(tracking.expires_at)}${tracking.expires_at_chosen ? '' : ' (prazo padrão após o fim da viagem)'}`
               : M.expiresAfterEnd}
         </Text>
-        <Text size="sm" data-testid="tracking-lookups">
-          <Text span fw={600}>
-            Consultas:{' '}
+        <Group gap={4} wrap="nowrap" align="center">
+          <Text size="sm" data-testid="tracking-lookups">
+            <Text span fw={600}>
+              Consultas:{' '}
+            </Text>
+            {tracking.lookups ? `${formatInteger(tracking.lookups)} · última em ${formatDateTime(tracking.last_lookup_at)}` : M.noLookups}
           </Text>
-          {tracking.lookups ? `${formatInteger(tracking.lookups)} · última em ${formatDateTime(tracking.last_lookup_at)}` : M.noLookups}
-        </Text>
+          <Tooltip label="Atualizar consultas">
+            <ActionIcon variant="subtle" size="sm" aria-label="Atualizar consultas" loading={refreshing} onClick={refresh}>
+              <IconRefresh size={14} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
         {canManage && <ManageLink key={`${travel.code}|${tracking.scope}|${tracking.expires_at_chosen ?? ''}`} travel={travel} state={state} />}
       </Stack>
     </Paper>
