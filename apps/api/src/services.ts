@@ -170,7 +170,7 @@ export function createServices(
     monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config.publicUrl),
     plansAdmin: new PlansAdminService(db, clock),
     alarms,
-    travels: new TravelService(db, clock, events),
+    travels: new TravelService(db, clock, events, { linkDaysAfterEnd: config.travelLinkDaysAfterEnd }),
     jobs,
     renderPool,
     spreadsheetReaders,

@@ -59,6 +59,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   ingestBodyLimitBytes: 16 * 1024 * 1024,
   noDataCheckSeconds: 0,
   localizatorMaxPerMinute: 30,
+  travelLinkDaysAfterEnd: 7,
   monitorLookupsPerMinute: 30,
   redisUrl: undefined,
   // A fresh folder for the report files of each app (removed by the context's close), unless one is given.

@@ -189,14 +189,12 @@ describe('access that ends', () => {
     expect(maria.socket.connected).toBe(true);
   });
 
-  it('takes a visitor out when the travel its code followed finishes', async () => {
+  it('takes a visitor out when the link its code followed is revoked (a finished travel’s link works until it expires, ADR 36)', async () => {
     const travel = ids.auroraNotStarted!;
     const visitor = await connected();
     expect(await visitor.subscribe({ code: CODES.auroraNotStarted })).toEqual({ ok: true, travelId: travel });
-    for (const status of [1, 2]) {
-      const res = await ctx.request('POST', `/api/travels/${travel}/status`, tokens['aurora.adm'], { status });
-      expect(res.statusCode).toBe(200);
-    }
+    const res = await ctx.request('POST', `/api/travels/${travel}/tracking-link/revoke`, tokens['aurora.adm']);
+    expect(res.statusCode).toBe(200);
     await vi.waitFor(() => expect(ctx.app.io.of('/').adapter.rooms.get(`travel:${travel}`)?.has(visitor.socket.id!)).not.toBe(true));
   });
 });

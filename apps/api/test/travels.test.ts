@@ -230,12 +230,11 @@ describe('GET /api/travels/localizator/{cod}', () => {
     expect(res.json().error).toBe('Viagem não encontrada para este código.');
   });
 
-  it('answers a finished travel’s code with 410, except to a user who may see it', async () => {
+  it('keeps a finished travel’s code working until its link expires (ADR 36; expiry in tracking-links.test.ts)', async () => {
     const res = await ctx.request('GET', `/api/travels/localizator/${CODES.auroraFinished}`);
-    expect(res.statusCode).toBe(410);
-    expect(res.json().error).toBe('Esta viagem já foi finalizada.');
-    expect((await ctx.request('GET', `/api/travels/localizator/${CODES.auroraFinished}`, maria)).statusCode).toBe(410);
-    expect((await ctx.request('GET', `/api/travels/localizator/${CODES.auroraFinished}`, aurora)).statusCode).toBe(200);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 2, user: null });
+    expect((await ctx.request('GET', `/api/travels/localizator/${CODES.auroraFinished}`, aurora)).json().user).not.toBeNull();
   });
 
   it('stops a burst of guesses from one address with 429, in Portuguese', async () => {

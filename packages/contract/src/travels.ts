@@ -1,7 +1,7 @@
 import { z } from './zod-locale';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
-import { boundedInt, cleanText, measureValue, optionalText } from './values';
+import { boundedInstant, boundedInt, cleanText, measureValue, optionalText } from './values';
 
 /** Travel statuses (spec 001 §4) and the transitions we allow: 0 → 1 ⇄ 3 → 2, and 1 → 2. */
 export const TravelStatus = { NotStarted: 0, InProgress: 1, Finished: 2, Paused: 3 } as const;
@@ -45,6 +45,35 @@ export const TravelDevice = z.object({
 });
 export type TravelDevice = z.infer<typeof TravelDevice>;
 
+/**
+ * What a tracking code shows (ADR 36): `position` (the map and the last position only: a customer waiting for a
+ * parcel) or `readings` (also the device cards with temperature, humidity and battery: the receiver of a
+ * pharmaceutical load). The API leaves out what the scope excludes, over HTTP and the live socket.
+ */
+export const TrackingScope = z.enum(['position', 'readings'], { message: 'Escolha o que o link mostra.' });
+export type TrackingScope = z.infer<typeof TrackingScope>;
+
+export const TRACKING_SCOPE_LABELS: Record<TrackingScope, string> = {
+  position: 'Somente a posição',
+  readings: 'Posição e leituras',
+};
+
+/**
+ * The tracking link of a travel. `expires_at` is when the code stops working: the managers' date when they chose
+ * one (`expires_at_chosen`), else TRAVEL_LINK_DAYS_AFTER_END days after the travel ends (null while it has not).
+ * Lookups (how often the code was looked up by someone who could not see the travel anyway, and when last) and
+ * the revocation are in the full view only; the public view has them null.
+ */
+export const TravelTracking = z.object({
+  scope: TrackingScope,
+  expires_at: IsoDate.nullable(),
+  expires_at_chosen: IsoDate.nullable(),
+  revoked_at: IsoDate.nullable(),
+  lookups: z.number().int().nullable(),
+  last_lookup_at: IsoDate.nullable(),
+});
+export type TravelTracking = z.infer<typeof TravelTracking>;
+
 export const Travel = z.object({
   _id: z.string(),
   code: z.string(),
@@ -60,6 +89,8 @@ export const Travel = z.object({
   created_at: IsoDate,
   started_at: IsoDate.nullable(),
   finished_at: IsoDate.nullable(),
+  /** The tracking link (ADR 36). In the public view with scope `position`, `devices` is empty. */
+  tracking: TravelTracking,
 });
 export type Travel = z.infer<typeof Travel>;
 
@@ -156,13 +187,22 @@ export const EditTravelDeviceBody = z.object({
 
 /**
  * GET /api/travels/localizator/{cod} (public; case, spaces and dashes ignored): the Travel, with `user: null` for
- * visitors (full view for a signed-in user who may see it). 404 unknown code; 410 "Esta viagem já foi finalizada."
- * for a finished travel (except to such a user); 429 after LOCALIZATOR_MAX_PER_MINUTE lookups from one address.
+ * visitors (full view for a signed-in user who may see it). 404 unknown code; 410 for a code that expired or was
+ * revoked (ADR 36; the message says which); 429 after LOCALIZATOR_MAX_PER_MINUTE lookups from one address.
  */
 const travelCode = cleanText('O código', { min: 1, max: 40, requiredMessage: 'Informe o código do localizador.' });
 
 export const LocalizatorParam = z.object({
   cod: travelCode,
+});
+
+/**
+ * PUT /api/travels/{id}/tracking-link (travels:manage): what the code shows and until when it works (null: the
+ * default, some days after the travel ends). Answers the Travel. A date in the past is refused.
+ */
+export const TrackingLinkBody = z.object({
+  scope: TrackingScope,
+  expires_at: boundedInstant('A validade', { requireOffset: true }).nullable(),
 });
 
 /** Live topics (T6). The server emits on these event names to the sockets in the travel's room. */

@@ -52,6 +52,8 @@ const Env = z.object({
   NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   // Travels: lookups by tracking code per address and minute; Redis for live updates across several servers.
   LOCALIZATOR_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Tracking links (ADR 36): days after a travel ends that its code keeps working, unless its managers chose a date.
+  TRAVEL_LINK_DAYS_AFTER_END: z.coerce.number().int().min(0).max(3650).default(7),
   // Monitor links (ADR 26): token lookups per address and minute (HTTP and Socket.IO, each).
   MONITOR_LOOKUPS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   REDIS_URL: z.string().optional(),
@@ -210,6 +212,8 @@ export interface AppConfig {
   noDataCheckSeconds: number;
   /** Tracking-code lookups (HTTP and Socket.IO) allowed per address and minute: codes must not be guessed. */
   localizatorMaxPerMinute: number;
+  /** Days after a travel ends that its tracking code keeps working, unless its managers chose another expiry. */
+  travelLinkDaysAfterEnd: number;
   /** Monitor-link token lookups (HTTP and Socket.IO, each) allowed per address and minute: tokens must not be guessed. */
   monitorLookupsPerMinute: number;
   /** With several API processes, Socket.IO rooms are shared through this Redis; in-process without it. */
@@ -427,6 +431,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
     localizatorMaxPerMinute: e.LOCALIZATOR_MAX_PER_MINUTE,
+    travelLinkDaysAfterEnd: e.TRAVEL_LINK_DAYS_AFTER_END,
     monitorLookupsPerMinute: e.MONITOR_LOOKUPS_PER_MINUTE,
     redisUrl: e.REDIS_URL || undefined,
     reportsDir: path.resolve(e.REPORTS_DIR || path.join(e.DATA_DIR, 'reports')),

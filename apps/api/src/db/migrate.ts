@@ -17,6 +17,7 @@ import * as billing from './migrations/2026-11-26T1100-billing';
 import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
 import * as invoiceDocuments from './migrations/2026-11-26T1300-invoice-documents';
 import * as cards from './migrations/2026-11-26T1400-cards';
+import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1200-plans-admin': plansAdmin,
   '2026-11-26T1300-invoice-documents': invoiceDocuments,
   '2026-11-26T1400-cards': cards,
+  '2026-11-26T1800-tracking-links': trackingLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

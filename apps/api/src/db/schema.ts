@@ -116,7 +116,14 @@ export interface TravelsTable {
   started_at: Timestamp | null; finished_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  code_scope: Generated<'position' | 'readings'>;
+  code_expires_at: Timestamp | null;
+  code_revoked_at: Timestamp | null;
+  code_lookups: Generated<number>;
+  code_last_lookup_at: Timestamp | null;
 }
+
+export interface TravelRevokedCodesTable { code: string; travel_id: string; revoked_at: Timestamp }
 
 export interface TravelDevicesTable {
   travel_id: string; device_id: string; name: string | null;
@@ -288,6 +295,7 @@ export interface Database {
   gateways: GatewaysTable;
   gateway_devices: GatewayDevicesTable;
   travels: TravelsTable;
+  travel_revoked_codes: TravelRevokedCodesTable;
   travel_devices: TravelDevicesTable;
   readings: ReadingsTable;
   alarms: AlarmsTable;

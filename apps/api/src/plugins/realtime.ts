@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
 import { ConnectionsPerAddress } from '../realtime/address-cap';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
+import { CodeExpiry } from '../realtime/code-expiry';
 import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
@@ -11,7 +12,7 @@ import { LocationRooms } from '../realtime/location-rooms';
 import { AlarmRooms } from '../realtime/alarm-rooms';
 import { MonitorRooms } from '../realtime/monitor-rooms';
 import { devicesLinkedToUser } from '../modules/locations/repository';
-import { handleTravelRooms, travelRoom } from '../realtime/travel-rooms';
+import { handleTravelRooms, travelPositionRoom, travelRoom, travelTopicRooms } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
 import type { AccessChangedEvent } from '../realtime/event-bus';
 
@@ -44,7 +45,9 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
 
   const watch = new SessionWatch(services.sessions, services.clock, app.log);
   authenticateSockets(io, services.sessions, { trustProxy: config.trustProxy, log: app.log });
+  const codeExpiry = new CodeExpiry({ travels: services.travels, log: app.log });
   handleTravelRooms(io, {
+    codeExpiry,
     travels: services.travels,
     sessions: services.sessions,
     watch,
@@ -80,15 +83,17 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   });
   monitorRooms.attach();
   const monitorWatched = (room: string) => config.redisUrl !== undefined || monitorRooms.hasRoom(room);
-  const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, log: app.log });
+  const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, codeExpiry, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
   const feed = new TravelFeed({
     loadCards: (travelIds) => services.travels.deviceCards(travelIds),
     // In-process, a travel without sockets here has no watchers at all: no query, no emit. With Redis the
     // watchers may be on another process.
-    watched: (travelId) => config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)),
-    emit: (travelId, event, payload) => io.to(travelRoom(travelId)).emit(event, payload),
+    watched: (travelId) =>
+      config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)) || io.of('/').adapter.rooms.has(travelPositionRoom(travelId)),
+    // The device cards (readings) never reach the room of position-only codes (ADR 36).
+    emit: (travelId, event, payload) => io.to(travelTopicRooms(travelId, event)).emit(event, payload),
     intervalMs: LIVE_INTERVAL_MS,
     log: app.log,
   });

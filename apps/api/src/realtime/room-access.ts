@@ -1,14 +1,27 @@
+import { travelTopics } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
+import type { CodeExpiry } from './code-expiry';
 import type { TenantScope } from '../lib/tenant-scope';
 import type { SessionService } from '../modules/auth/session-service';
 import type { TravelService } from '../modules/travels/service';
 import { scopeOf } from '../plugins/auth';
 import type { AccessChangedEvent } from './event-bus';
 import { sessionsRoom, type RealtimeServer, type RealtimeSocket } from './socket-auth';
-import { leaveTravel, travelRoom } from './travel-rooms';
+import { leaveTravel, placeInTravelRoom, travelPositionRoom, travelRoom } from './travel-rooms';
+
+/**
+ * What a socket may receive of a travel now: nothing, everything, or the position only (ADR 36); for a code, the
+ * milliseconds before its link expires (null: no expiry yet, or not a code).
+ */
+interface Verdict {
+  may: 'none' | 'all' | 'position';
+  msLeft: number | null;
+}
+const NONE: Verdict = { may: 'none', msLeft: null };
 
 interface Deps {
   travels: TravelService;
+  codeExpiry: CodeExpiry;
   sessions: SessionService;
   log: { error(obj: unknown, msg: string): void };
 }
@@ -27,10 +40,10 @@ export class RoomAccess {
     private readonly deps: Deps,
   ) {}
 
-  /** Checks every socket in the travel's room: one query per distinct scope or code, not per socket. */
+  /** Checks every socket in the travel's rooms: one query per distinct scope or code, not per socket. */
   async travelChanged(travelId: string): Promise<void> {
-    const sockets = this.localSockets(travelRoom(travelId));
-    const verdicts = new Map<string, Promise<boolean>>();
+    const sockets = [...this.localSockets(travelRoom(travelId)), ...this.localSockets(travelPositionRoom(travelId))];
+    const verdicts = new Map<string, Promise<Verdict>>();
     await Promise.all(
       sockets.map(async (socket) => {
         const code = socket.data.travels.get(travelId);
@@ -42,7 +55,7 @@ export class RoomAccess {
           verdict = this.mayWatch(travelId, code, scope);
           verdicts.set(key, verdict);
         }
-        if (!(await verdict)) leaveTravel(socket, travelId);
+        await this.apply(socket, travelId, await verdict);
       }),
     );
   }
@@ -63,20 +76,39 @@ export class RoomAccess {
     auth.scope = scopeOf(session);
     auth.enterpriseId = session.enterpriseId;
     for (const [travelId, code] of [...socket.data.travels]) {
-      if (!(await this.mayWatch(travelId, code, auth.scope))) leaveTravel(socket, travelId);
+      await this.apply(socket, travelId, await this.mayWatch(travelId, code, auth.scope));
     }
   }
 
+  /**
+   * A socket that may no longer watch leaves; one whose code now shows the position only moves to that room. A
+   * socket that followed a code (now revoked or expired) is told the travel changed as it leaves: its page asks
+   * again and shows why the link stopped (ADR 36). It learns nothing new: it knew the travel's id.
+   */
+  private async apply(socket: RealtimeSocket, travelId: string, verdict: Verdict): Promise<void> {
+    const byCode = typeof socket.data.travels.get(travelId) === 'string';
+    if (verdict.may !== 'none') {
+      await placeInTravelRoom(socket, travelId, verdict.may === 'position');
+      // The managers may have moved the expiry.
+      if (byCode) this.deps.codeExpiry.arm(socket, travelId, verdict.msLeft);
+      return;
+    }
+    leaveTravel(socket, travelId);
+    if (byCode) socket.emit(travelTopics.changed(travelId), { travelId });
+  }
+
   /** The rules of `subscribe`, without the guessing limit (the code was already accepted once). */
-  private async mayWatch(travelId: string, code: string | null, scope: TenantScope | null): Promise<boolean> {
+  private async mayWatch(travelId: string, code: string | null, scope: TenantScope | null): Promise<Verdict> {
     try {
-      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId));
-      return (await this.deps.travels.watchableByCode(code, scope)) === travelId;
+      if (code === null) return scope !== null && (await this.deps.travels.watchable(scope, travelId)) ? { may: 'all', msLeft: null } : NONE;
+      const watch = await this.deps.travels.watchableByCode(code, scope);
+      if (watch.travelId !== travelId) return NONE;
+      return { may: watch.positionOnly ? 'position' : 'all', msLeft: watch.msLeft };
     } catch (err) {
-      if (err instanceof AppError) return false;
+      if (err instanceof AppError) return NONE;
       // Unknown is not allowed: the socket leaves, and the page's next subscription asks again.
       this.deps.log.error({ err, travelId }, 'live room access check failed');
-      return false;
+      return NONE;
     }
   }
 

@@ -1,9 +1,10 @@
-import { MSG, SubscribeTravel, z, type SubscribeAck } from '@sentinela/contract';
+import { MSG, SubscribeTravel, travelTopics, z, type SubscribeAck } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
 import type { SessionService } from '../modules/auth/session-service';
 import { TRAVEL_MESSAGES } from '../modules/travels/messages';
 import type { TravelService } from '../modules/travels/service';
 import { scopeOf } from '../plugins/auth';
+import type { CodeExpiry } from './code-expiry';
 import type { FixedWindowLimiter } from './fixed-window';
 import type { RealtimeServer, RealtimeSocket, SessionWatch } from './socket-auth';
 
@@ -11,6 +12,16 @@ type Ack = z.infer<typeof SubscribeAck>;
 
 /** The room of a travel's live topics. */
 export const travelRoom = (travelId: string) => `travel:${travelId}`;
+/**
+ * The room of those who follow a travel with a position-only code (ADR 36): they get its position and changes,
+ * never the device cards (`travel-logs`), which carry the readings.
+ */
+export const travelPositionRoom = (travelId: string) => `travel-position:${travelId}`;
+
+/** The rooms a travel's topic goes to: the device cards only to those who may see the readings. */
+export function travelTopicRooms(travelId: string, event: string): string[] {
+  return event === travelTopics.devices(travelId) ? [travelRoom(travelId)] : [travelRoom(travelId), travelPositionRoom(travelId)];
+}
 
 /** A page follows one travel at a time; a few allow for tabs of one socket and slow unsubscribes. */
 const MAX_TRAVELS_PER_SOCKET = 20;
@@ -34,6 +45,8 @@ interface Deps {
   codeAttempts: FixedWindowLimiter;
   /** subscribe/unsubscribe messages per socket and minute. */
   messagesPerMinute: number;
+  /** Ends code rooms when their link expires (ADR 36). */
+  codeExpiry: CodeExpiry;
   now?: () => number;
   log: { error(obj: unknown, msg: string): void };
 }
@@ -92,6 +105,14 @@ export function withinBudget(socket: RealtimeSocket, perMinute: number, now: num
 export function leaveTravel(socket: RealtimeSocket, travelId: string): void {
   socket.data.travels.delete(travelId);
   void socket.leave(travelRoom(travelId));
+  void socket.leave(travelPositionRoom(travelId));
+}
+
+/** Puts a socket in the one room of a travel its right gives: all topics, or the position only. */
+export async function placeInTravelRoom(socket: RealtimeSocket, travelId: string, positionOnly: boolean): Promise<void> {
+  const [wanted, other] = positionOnly ? [travelPositionRoom(travelId), travelRoom(travelId)] : [travelRoom(travelId), travelPositionRoom(travelId)];
+  await socket.leave(other);
+  await socket.join(wanted);
 }
 
 async function subscribe(socket: RealtimeSocket, payload: unknown, deps: Deps): Promise<Ack> {
@@ -119,27 +140,30 @@ async function subscribeById(socket: RealtimeSocket, travelId: string, deps: Dep
   auth.scope = scopeOf(session);
   deps.watch.renewed(socket, session.expiresAt);
   if (!(await deps.travels.watchable(auth.scope, travelId))) return refuse(TRAVEL_MESSAGES.notFound);
-  return join(socket, travelId, null);
+  return join(socket, travelId, null, false);
 }
 
 async function subscribeByCode(socket: RealtimeSocket, code: string, deps: Deps): Promise<Ack> {
   if (roomFull(socket)) return refuse(REALTIME_MESSAGES.tooManyTravels);
   if (!deps.codeAttempts.take(socket.data.ip)) return refuse(TRAVEL_MESSAGES.tooManyLookups);
-  let travelId: string;
+  let watch: { travelId: string; positionOnly: boolean; msLeft: number | null };
   try {
-    travelId = await deps.travels.watchableByCode(code, socket.data.auth?.scope ?? null);
+    watch = await deps.travels.watchableByCode(code, socket.data.auth?.scope ?? null);
   } catch (err) {
     if (err instanceof AppError) return refuse(err.message);
     throw err;
   }
   // A room joined as a user who may see the travel stays that way (a wider right than the code's).
-  return join(socket, travelId, socket.data.travels.get(travelId) === null ? null : code);
+  if (socket.data.travels.get(watch.travelId) === null) return join(socket, watch.travelId, null, false);
+  const joined = await join(socket, watch.travelId, code, watch.positionOnly);
+  if (joined.ok) deps.codeExpiry.arm(socket, watch.travelId, watch.msLeft);
+  return joined;
 }
 
-async function join(socket: RealtimeSocket, travelId: string, code: string | null): Promise<Ack> {
+async function join(socket: RealtimeSocket, travelId: string, code: string | null, positionOnly: boolean): Promise<Ack> {
   if (socket.disconnected) return refuse(MSG.sessionExpired);
   socket.data.travels.set(travelId, code);
-  await socket.join(travelRoom(travelId));
+  await placeInTravelRoom(socket, travelId, positionOnly);
   return { ok: true, travelId };
 }
 

@@ -15,6 +15,7 @@ function travelQuery(db: Db) {
       't.id', 't.code', 't.status', 't.enterprise_id', 'e.name as enterprise_name', 't.responsible_user_id', 'u.name as responsible_name',
       't.origin_address', 't.origin_lat', 't.origin_lng', 't.destiny_address', 't.destiny_lat', 't.destiny_lng',
       't.last_lat', 't.last_lng', 't.created_at', 't.started_at', 't.finished_at',
+      't.code_scope', 't.code_expires_at', 't.code_revoked_at', 't.code_lookups', 't.code_last_lookup_at',
     ]);
 }
 
@@ -69,6 +70,33 @@ export async function isTravelInScope(db: Db, scope: TenantScope, id: string): P
 
 export async function findTravelByCode(db: Db, code: string): Promise<TravelRow | undefined> {
   return travelQuery(db).where('t.code', '=', code).executeTakeFirst();
+}
+
+/** A code that was replaced or revoked (ADR 36): its holders are told so, not "not found". */
+export async function findRevokedCode(db: Db, code: string): Promise<{ travel_id: string } | undefined> {
+  return db.selectFrom('travel_revoked_codes').select('travel_id').where('code', '=', code).executeTakeFirst();
+}
+
+/** Whether a code was ever given to a travel, current or revoked (a new code must be neither). */
+export async function codeEverUsed(db: Db, code: string): Promise<boolean> {
+  const [current, revoked] = await Promise.all([
+    db.selectFrom('travels').select('id').where('code', '=', code).executeTakeFirst(),
+    findRevokedCode(db, code),
+  ]);
+  return current !== undefined || revoked !== undefined;
+}
+
+export async function insertRevokedCode(db: Db, row: { code: string; travel_id: string; revoked_at: Date }): Promise<void> {
+  await db.insertInto('travel_revoked_codes').values(row).onConflict((oc) => oc.column('code').doNothing()).execute();
+}
+
+/** One more lookup of a travel's code (counted in the database: several API processes answer the same code). */
+export async function recordCodeLookup(db: Db, id: string, at: Date): Promise<void> {
+  await db
+    .updateTable('travels')
+    .set((eb) => ({ code_lookups: eb('code_lookups', '+', 1), code_last_lookup_at: at }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export interface TravelDeviceRow {
@@ -203,6 +231,7 @@ export interface LockedTravel {
   status: number;
   enterprise_id: string | null;
   started_at: Date | null;
+  code: string;
   origin_address: string;
   destiny_address: string;
 }
@@ -211,7 +240,7 @@ export interface LockedTravel {
 export async function lockTravel(db: Db, id: string): Promise<LockedTravel | undefined> {
   return db
     .selectFrom('travels')
-    .select(['id', 'status', 'enterprise_id', 'started_at', 'origin_address', 'destiny_address'])
+    .select(['id', 'status', 'enterprise_id', 'started_at', 'origin_address', 'destiny_address', 'code'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();

@@ -12,6 +12,7 @@ import {
   TravelLocation,
   TravelReading,
   TravelStatusBody,
+  TrackingLinkBody,
   UpdateTravelBody,
   z,
 } from '@sentinela/contract';
@@ -96,5 +97,24 @@ export const travelRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     '/api/travels/:id/status',
     { schema: { params: IdParam, body: TravelStatusBody, response: { 200: Travel } }, config: manage },
     async (request) => travels.changeStatus(actor(request), request.params.id, request.body.status),
+  );
+
+  // The tracking link (ADR 36): scope and expiry, revocation, a new code. Each answers the Travel (full view).
+  app.put(
+    '/api/travels/:id/tracking-link',
+    { schema: { params: IdParam, body: TrackingLinkBody, response: { 200: Travel } }, config: manage },
+    async (request) => travels.setTrackingLink(actor(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/travels/:id/tracking-link/revoke',
+    { schema: { params: IdParam, response: { 200: Travel } }, config: manage },
+    async (request) => travels.revokeTrackingLink(actor(request), request.params.id),
+  );
+
+  app.post(
+    '/api/travels/:id/tracking-link/regenerate',
+    { schema: { params: IdParam, response: { 200: Travel } }, config: manage },
+    async (request) => travels.regenerateTrackingLink(actor(request), request.params.id),
   );
 };

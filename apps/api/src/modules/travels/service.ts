@@ -10,6 +10,7 @@ import {
   type TravelLocation,
   type TravelReading,
   type TravelStatusId,
+  type TrackingLinkBody,
   type UpdateTravelBody,
   type z,
 } from '@sentinela/contract';
@@ -26,20 +27,24 @@ import { recordDeviceEvent } from '../device-events/repository';
 import { newTravelCode, normalizeTravelCode } from './code';
 import { TRAVEL_MESSAGES as M } from './messages';
 import {
+  codeEverUsed,
   deleteTravelDevices,
   devicesLinkedTo,
   devicesTravellingElsewhere,
   findUserOfEnterprise,
+  findRevokedCode,
   findTravelByCode,
   findTravelDeviceByMac,
   findTravelInScope,
   insertTravel,
+  insertRevokedCode,
   insertTravelDevices,
   isTravelInScope,
   listTravelsInScope,
   lockDevices,
   lockTravel,
   lockTravelDevice,
+  recordCodeLookup,
   travelDeviceIds,
   travelDeviceReadings,
   travelDeviceRows,
@@ -49,7 +54,7 @@ import {
   type LockedDevice,
   type TravelRow,
 } from './repository';
-import { groupTravelDevices, toTravel, toTravelLocation, toTravelReading } from './view';
+import { groupTravelDevices, toTravel, toTravelLocation, toTravelReading, type TravelView } from './view';
 
 /** `paginate=false` answers at most this many travels, the newest (`total` still counts them all). */
 export const TRAVEL_LIST_ALL_MAX = 1000;
@@ -72,6 +77,14 @@ type CreateInput = z.infer<typeof CreateTravelBody>;
 type UpdateInput = z.infer<typeof UpdateTravelBody>;
 type DeviceInput = z.infer<typeof TravelDeviceInput>;
 type EditDeviceInput = z.infer<typeof EditTravelDeviceBody>;
+type TrackingLinkInput = z.infer<typeof TrackingLinkBody>;
+
+export interface TravelServiceOptions {
+  /** Days after a travel ends that its code keeps working, unless its managers chose an expiry (ADR 36). */
+  linkDaysAfterEnd: number;
+}
+
+const DAY_MS = 86_400_000;
 
 /**
  * Travels (T1–T9): reading them within the caller's scope or by tracking code, and their lifecycle
@@ -83,6 +96,7 @@ export class TravelService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly options: TravelServiceOptions = { linkDaysAfterEnd: 7 },
   ) {}
 
   async list(scope: TenantScope, query: { paginate: 'true' | 'false'; page: number; limit: number }) {
@@ -99,18 +113,25 @@ export class TravelService {
   }
 
   /**
-   * The Localizador (T5). Anyone with the code gets the public view of a travel that has not finished; a
-   * signed-in user who may see the travel gets the full view, finished or not. A finished travel's code
-   * answers 410 to everyone else: the code was right, the travel is over.
+   * The Localizador (T5, ADR 36). A live code (neither revoked nor expired) gives a signed-in user who may see the
+   * travel the full view, and anyone else the view of the code's scope; that lookup is counted for the managers.
+   * A revoked or expired code answers 410 to everyone, with a message that says which.
    */
   async localizator(code: string, scope: TenantScope | null): Promise<Travel> {
-    const { row, full } = await this.byCode(code, scope);
-    return (await this.withDevices([row], full ? 'full' : 'public'))[0]!;
+    const { row, view } = await this.byCode(code, scope);
+    if (view !== 'full') await recordCodeLookup(this.db, row.id, this.clock.now());
+    return (await this.withDevices([row], view))[0]!;
   }
 
-  /** The travel a tracking code lets its holder watch live (same rules as the Localizador). */
-  async watchableByCode(code: string, scope: TenantScope | null): Promise<string> {
-    return (await this.byCode(code, scope)).row.id;
+  /**
+   * The travel a tracking code lets its holder watch live (same rules as the Localizador), and whether the code
+   * shows the position only (then the socket must not receive the device cards), and the milliseconds left before
+   * the link expires (null: no expiry yet), when the socket must leave.
+   */
+  async watchableByCode(code: string, scope: TenantScope | null): Promise<{ travelId: string; positionOnly: boolean; msLeft: number | null }> {
+    const { row, view } = await this.byCode(code, scope);
+    const expires = this.expiresAt(row);
+    return { travelId: row.id, positionOnly: view === 'position', msLeft: expires ? expires.getTime() - this.clock.now().getTime() : null };
   }
 
   /** Whether a signed-in user may watch a travel live: exactly when GET /api/travels/{id} answers them. */
@@ -154,7 +175,7 @@ export class TravelService {
           const devices = await this.claimDevices(trx, actor, enterpriseId, deviceIds, null);
           const travelId = await insertTravel(trx, {
             enterprise_id: enterpriseId,
-            code: newTravelCode(),
+            code: await freshCode(trx),
             status: TravelStatus.NotStarted,
             responsible_user_id: input.responsible_user_id,
             created_by: actor.userId,
@@ -279,6 +300,54 @@ export class TravelService {
     return this.get(actor.scope, input.travel_id);
   }
 
+  /** ADR 36: what the code shows, and until when it works (null: the default, some days after the travel ends). */
+  async setTrackingLink(actor: TravelActor, id: string, input: TrackingLinkInput): Promise<Travel> {
+    await this.visible(actor.scope, id);
+    const now = this.clock.now();
+    const expires = input.expires_at === null ? null : new Date(input.expires_at);
+    if (expires && expires.getTime() <= now.getTime()) throw badRequest(M.expiryInPast);
+    await updateTravel(this.db, id, { code_scope: input.scope, code_expires_at: expires, updated_at: now });
+    // Watchers of the code are checked again: a socket of a code now showing the position only stops getting cards.
+    this.events.emit('travel.changed', { travelId: id });
+    return this.get(actor.scope, id);
+  }
+
+  /** ADR 36: the code stops working at once (HTTP and live rooms), until the managers generate a new one. */
+  async revokeTrackingLink(actor: TravelActor, id: string): Promise<Travel> {
+    const travel = await this.visible(actor.scope, id);
+    if (!travel.code_revoked_at) {
+      const now = this.clock.now();
+      await updateTravel(this.db, id, { code_revoked_at: now, updated_at: now });
+      this.events.emit('travel.changed', { travelId: id });
+    }
+    return this.get(actor.scope, id);
+  }
+
+  /**
+   * ADR 36: a new code replaces the old one, which answers "revoked" from now on. The count of lookups starts
+   * again: it tells the managers how the link they sent now is used.
+   */
+  async regenerateTrackingLink(actor: TravelActor, id: string): Promise<Travel> {
+    await this.visible(actor.scope, id);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const travel = await lockTravel(trx, id);
+          if (!travel) throw notFound(M.notFound);
+          const now = this.clock.now();
+          await insertRevokedCode(trx, { code: travel.code, travel_id: id, revoked_at: now });
+          await updateTravel(trx, id, { code: await freshCode(trx), code_revoked_at: null, code_lookups: 0, code_last_lookup_at: null, updated_at: now });
+        });
+        break;
+      } catch (error) {
+        if (attempt < CODE_ATTEMPTS && isUniqueViolation(error, 'travels_code_key')) continue;
+        throw error;
+      }
+    }
+    this.events.emit('travel.changed', { travelId: id });
+    return this.get(actor.scope, id);
+  }
+
   // --- helpers ---
 
   private async visible(scope: TenantScope, id: string): Promise<TravelRow> {
@@ -287,17 +356,35 @@ export class TravelService {
     return row;
   }
 
-  private async byCode(input: string, scope: TenantScope | null): Promise<{ row: TravelRow; full: boolean }> {
-    const row = await findTravelByCode(this.db, normalizeTravelCode(input));
-    if (!row) throw notFound(M.codeNotFound);
+  /**
+   * A code's travel and the view it gives (ADR 36). The code's state applies to everyone: a revoked or expired
+   * code is dead even for a user who may see the travel (they follow it on /directions), so a manager who checks
+   * the old link sees what its holders see.
+   */
+  private async byCode(input: string, scope: TenantScope | null): Promise<{ row: TravelRow; view: TravelView }> {
+    const code = normalizeTravelCode(input);
+    const row = await findTravelByCode(this.db, code);
+    if (!row) {
+      if (await findRevokedCode(this.db, code)) throw gone(M.codeRevoked);
+      throw notFound(M.codeNotFound);
+    }
+    if (row.code_revoked_at) throw gone(M.codeRevoked);
+    const expires = this.expiresAt(row);
+    if (expires && expires.getTime() <= this.clock.now().getTime()) throw gone(M.codeExpired);
     const full = scope !== null && (await isTravelInScope(this.db, scope, row.id));
-    if (row.status === TravelStatus.Finished && !full) throw gone(M.finished);
-    return { row, full };
+    return { row, view: full ? 'full' : row.code_scope };
   }
 
-  private async withDevices(rows: TravelRow[], view: 'full' | 'public'): Promise<Travel[]> {
-    const cards = await this.deviceCards(rows.map((r) => r.id));
-    return rows.map((r) => toTravel(r, cards.get(r.id) ?? [], view));
+  /** When a travel's code stops working: the managers' date, else some days after the travel ended, else not yet. */
+  private expiresAt(row: Pick<TravelRow, 'code_expires_at' | 'finished_at'>): Date | null {
+    if (row.code_expires_at) return row.code_expires_at;
+    return row.finished_at ? new Date(row.finished_at.getTime() + this.options.linkDaysAfterEnd * DAY_MS) : null;
+  }
+
+  private async withDevices(rows: TravelRow[], view: TravelView): Promise<Travel[]> {
+    // The position-only view carries no device cards: they are not even read.
+    const cards = view === 'position' ? new Map<string, TravelDevice[]>() : await this.deviceCards(rows.map((r) => r.id));
+    return rows.map((r) => toTravel(r, cards.get(r.id) ?? [], view, this.expiresAt(r)));
   }
 
   /**
@@ -356,6 +443,14 @@ export class TravelService {
 
   private async deviceEvent(trx: Db, actor: TravelActor, deviceId: string, message: string, at: Date): Promise<void> {
     await recordDeviceEvent(trx, { deviceId, type: 'travel', message, userId: actor.userId, meta: actor.meta, at });
+  }
+}
+
+/** A code never given before, to this or another travel (a revoked link must not come back to life elsewhere). */
+async function freshCode(db: Db): Promise<string> {
+  for (;;) {
+    const code = newTravelCode();
+    if (!(await codeEverUsed(db, code))) return code;
   }
 }
 

@@ -1,4 +1,4 @@
-import { TRAVEL_STATUS_NAMES, type LatLng, type Travel, type TravelDevice, type TravelLocation, type TravelReading, type TravelStatusId } from '@sentinela/contract';
+import { TRAVEL_STATUS_NAMES, type LatLng, type TrackingScope, type Travel, type TravelDevice, type TravelLocation, type TravelReading, type TravelStatusId } from '@sentinela/contract';
 import type { TravelDeviceRow, TravelPointRow, TravelReadingRow, TravelRow } from './repository';
 
 /** Rows → the documents' shapes (spec 001 §3). */
@@ -33,10 +33,18 @@ export function groupTravelDevices(rows: readonly TravelDeviceRow[]): Map<string
 }
 
 /**
- * A travel as the documents read it. The public view (a visitor with the tracking code) leaves out the
- * responsible user, a person's name; the enterprise stays, as the sender on any carrier's tracking page.
+ * Who reads a travel: `full` (a user who may see it), or a holder of its tracking code, with the code's scope
+ * (`readings`: cards with their readings; `position`: the map only). ADR 36.
  */
-export function toTravel(row: TravelRow, devices: TravelDevice[], view: 'full' | 'public'): Travel {
+export type TravelView = 'full' | TrackingScope;
+
+/**
+ * A travel as the documents read it. The views of code holders leave out the responsible user, a person's name
+ * (the enterprise stays, as the sender on any carrier's tracking page), and the link's use and revocation, which
+ * are for its managers; the position-only view has no device cards (the caller passes none).
+ */
+export function toTravel(row: TravelRow, devices: TravelDevice[], view: TravelView, expiresAt: Date | null): Travel {
+  const full = view === 'full';
   return {
     _id: row.id,
     code: row.code,
@@ -46,11 +54,19 @@ export function toTravel(row: TravelRow, devices: TravelDevice[], view: 'full' |
     enterprise: row.enterprise_id && row.enterprise_name ? { _id: row.enterprise_id, name: row.enterprise_name } : null,
     origin: { address: row.origin_address, location: position(row.origin_lat, row.origin_lng) },
     destiny: { address: row.destiny_address, location: position(row.destiny_lat, row.destiny_lng) },
-    devices,
+    devices: view === 'position' ? [] : devices,
     last_position: position(row.last_lat, row.last_lng),
     created_at: row.created_at.toISOString(),
     started_at: row.started_at ? row.started_at.toISOString() : null,
     finished_at: row.finished_at ? row.finished_at.toISOString() : null,
+    tracking: {
+      scope: row.code_scope,
+      expires_at: expiresAt ? expiresAt.toISOString() : null,
+      expires_at_chosen: full && row.code_expires_at ? row.code_expires_at.toISOString() : null,
+      revoked_at: full && row.code_revoked_at ? row.code_revoked_at.toISOString() : null,
+      lookups: full ? row.code_lookups : null,
+      last_lookup_at: full && row.code_last_lookup_at ? row.code_last_lookup_at.toISOString() : null,
+    },
   };
 }
 

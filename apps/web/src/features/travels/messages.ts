@@ -22,6 +22,23 @@ export const TRAVEL_MESSAGES = {
   successTitle: 'Sucesso!',
 } as const;
 
+/** Texts of the tracking link (ADR 36): the managers' panel and the Localizador. */
+export const TRACKING_MESSAGES = {
+  expiresAfterEnd: 'expira alguns dias após o fim da viagem (prazo padrão)',
+  expiryHelp: 'Em branco: o prazo padrão, alguns dias após o fim da viagem.',
+  invalidDate: 'Data inválida.',
+  noLookups: 'nenhuma consulta ainda',
+  saved: 'Link de rastreamento atualizado.',
+  saveError: 'Não foi possível alterar o link de rastreamento',
+  revoked: 'Link revogado. O código antigo não funciona mais.',
+  regenerated: 'Novo código gerado. O código antigo não funciona mais.',
+  revokeQuestion: 'Quem tiver o link não poderá mais acompanhar a viagem. Você poderá gerar um novo código depois.',
+  regenerateQuestion: 'O código atual deixa de funcionar imediatamente e um novo código é criado. Envie o novo link a quem deve acompanhar a viagem.',
+  goneTitle: 'Link indisponível',
+  positionOnly: 'Este link mostra somente a posição da carga.',
+  validUntil: 'Link válido até',
+} as const;
+
 /** Status actions offered on a travel row, per target status of TRAVEL_TRANSITIONS. */
 export const STATUS_ACTION_LABELS = {
   fromPaused: 'Retomar',

@@ -32,6 +32,7 @@ export function makeTravel(overrides: Partial<Travel> = {}): Travel {
     created_at: '2024-03-01T08:00:00.000Z',
     started_at: '2024-03-01T09:00:00.000Z',
     finished_at: null,
+    tracking: { scope: 'readings', expires_at: null, expires_at_chosen: null, revoked_at: null, lookups: 0, last_lookup_at: null },
     ...overrides,
   };
 }

@@ -1,19 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Paper, Stack, Tabs, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { LocalizatorParam, type Travel, type TravelDevice, type z } from '@sentinela/contract';
-import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { IconAlertCircle, IconLinkOff, IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { useMediaQuery } from '@mantine/hooks';
-import { errorMessage } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { useReportExport } from '../../../components/report-export/export-provider';
 import { useLocalizator } from '../api/get-localizator';
 import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
-import { TRAVEL_MESSAGES } from '../messages';
+import { TRACKING_MESSAGES, TRAVEL_MESSAGES } from '../messages';
 import '../styles';
 import { DeviceCards } from './DeviceCards';
 import { GraphModal } from './GraphModal';
@@ -36,6 +37,8 @@ export function LocalizatorPage() {
   const code = params.get('cod')?.trim() || null;
   const signedIn = useSession() !== null;
   const travel = useLocalizator(code, signedIn);
+  // 410: the code was right but its link expired or was revoked (ADR 36); a travel shown before is dropped.
+  const gone = travel.error instanceof ApiError && travel.error.status === 410;
 
   const {
     register,
@@ -70,16 +73,22 @@ export function LocalizatorPage() {
         </Group>
       </Paper>
 
-      {travel.isError && (
-        <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />} data-testid="localizator-error">
-          {errorMessage(travel.error, TRAVEL_MESSAGES.listLoadError)}
-        </Alert>
-      )}
+      {travel.isError &&
+        // The server's message says whether the link expired or was revoked.
+        (gone ? (
+          <Alert color="orange" title={TRACKING_MESSAGES.goneTitle} icon={<IconLinkOff />} data-testid="localizator-gone">
+            {travel.error.message}
+          </Alert>
+        ) : (
+          <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />} data-testid="localizator-error">
+            {errorMessage(travel.error, TRAVEL_MESSAGES.listLoadError)}
+          </Alert>
+        ))}
 
       {code && travel.isPending ? (
         <DataLoading />
       ) : (
-        <LocalizatorResult key={travel.data?._id ?? 'none'} travel={travel.data ?? null} code={code} signedIn={signedIn} />
+        <LocalizatorResult key={gone ? 'gone' : (travel.data?._id ?? 'none')} travel={gone ? null : (travel.data ?? null)} code={gone ? null : code} signedIn={signedIn} />
       )}
     </Stack>
   );
@@ -96,6 +105,8 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
   // The public view follows the travel by its code, whoever looks.
   const live = useTravelLive(travel?._id ?? null, code ?? undefined);
   const recordsDevice = travel?.devices.find((device) => device.mac === deviceMac) ?? null;
+  // A position-only code (ADR 36) brings no device cards: the page offers the map alone and says so.
+  const positionOnly = travel?.tracking.scope === 'position' && travel.user === null;
 
   // Relatórios on the cards: signed-in profiles that may ask for reports (null for visitors).
   const reports = useReportExport();
@@ -117,9 +128,11 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
       <Tabs value={tab} onChange={(value) => setTab(value === 'devices' || value === 'records' ? value : 'map')} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="map">Mapa</Tabs.Tab>
-          <Tabs.Tab value="devices" disabled={!travel}>
-            Dispositivos
-          </Tabs.Tab>
+          {!positionOnly && (
+            <Tabs.Tab value="devices" disabled={!travel}>
+              Dispositivos
+            </Tabs.Tab>
+          )}
           {signedIn && (
             <Tabs.Tab value="records" disabled={!recordsDevice}>
               Registros
@@ -130,6 +143,13 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
         <Tabs.Panel value="map" pt="md">
           <Stack gap="sm">
             {travel && <TravelSummary travel={travel} extra={<LiveBadge state={live} />} />}
+            {travel && (positionOnly || travel.tracking.expires_at) && (
+              <Text size="sm" c="dimmed" data-testid="localizator-link-note">
+                {[positionOnly ? TRACKING_MESSAGES.positionOnly : null, travel.tracking.expires_at ? `${TRACKING_MESSAGES.validUntil} ${formatDateTime(travel.tracking.expires_at)}.` : null]
+                  .filter(Boolean)
+                  .join(' ')}
+              </Text>
+            )}
             <Suspense fallback={<MapFallback height={mapHeight} />}>
               <TravelMap travel={travel} showPath={false} height={mapHeight} />
             </Suspense>

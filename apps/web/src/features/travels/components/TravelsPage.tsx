@@ -26,6 +26,7 @@ import { TravelFormModal } from './TravelFormModal';
 import type { MapFocus } from './TravelMap';
 import { TravelSummary } from './TravelSummary';
 import { DataLoading } from './DataLoading';
+import { TrackingLinkPanel } from './TrackingLinkPanel';
 
 const TravelMap = lazy(() => import('./TravelMap'));
 
@@ -136,15 +137,18 @@ export function TravelsPage() {
                 {TRAVEL_MESSAGES.devicesLoadError}
               </Alert>
             ) : (
-              <DeviceCards
-                travelId={travel.data._id}
-                devices={travel.data.devices}
-                memory={memory}
-                onCharts={setChartsOf}
-                onHistory={openHistory}
-                onSettings={canManage ? setSettingsOf : undefined}
-                onReport={reports ? reportDevice : undefined}
-              />
+              <>
+                <DeviceCards
+                  travelId={travel.data._id}
+                  devices={travel.data.devices}
+                  memory={memory}
+                  onCharts={setChartsOf}
+                  onHistory={openHistory}
+                  onSettings={canManage ? setSettingsOf : undefined}
+                  onReport={reports ? reportDevice : undefined}
+                />
+                <TrackingLinkPanel travel={travel.data} canManage={canManage} />
+              </>
             )}
           </Stack>
         </Tabs.Panel>
