@@ -43,6 +43,7 @@ import { locationRoutes } from './modules/locations/routes';
 import { contactRoutes } from './modules/contact/routes';
 import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 import { billingRoutes } from './modules/billing/routes';
+import { subscriptionRoutes } from './modules/subscriptions/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     contactRoutes,
     enterpriseAccountRoutes,
     billingRoutes,
+    subscriptionRoutes,
     userCreationRoutes,
     escalationRoutes,
     openAlarmRoutes,

@@ -47,6 +47,7 @@ import { EnterpriseAccountService } from './modules/enterprise-account/service';
 import { UserCreationService } from './modules/users/user-creation';
 import { BillingService } from './modules/billing/service';
 import { BillingCycle } from './modules/billing/cycle';
+import { SubscriptionService } from './modules/subscriptions/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -114,6 +115,8 @@ export interface AppServices {
   billing: BillingService;
   /** Issues each period's invoice, marks overdue ones, restricts after the grace period (a pg-boss job). */
   billingCycle: BillingCycle;
+  /** The enterprise's subscription: changes on /plans, upgrades with a pro-rated invoice, restriction (ADR 32). */
+  subscriptions: SubscriptionService;
 }
 
 export function createServices(
@@ -135,6 +138,7 @@ export function createServices(
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accounts = new AccountService(db, clock, config, sessions, mail);
+  const billingCycle = new BillingCycle(db, clock, config, jobs, mail, log);
   const alarms = new AlarmService(db, clock, events);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
@@ -204,6 +208,7 @@ export function createServices(
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),
     billing: new BillingService(db, clock, config, mail, log),
-    billingCycle: new BillingCycle(db, clock, config, jobs, mail, log),
+    billingCycle,
+    subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
   };
 }
