@@ -164,13 +164,16 @@ export class SubscriptionService {
     const wantedCents = Number(wanted.cents);
     const now = this.clock.now();
     const result = await this.db.transaction().execute(async (trx) => {
-      const current = await trx
-        .selectFrom('subscriptions as s')
-        .innerJoin('plan_cycles as c', 'c.id', 's.plan_cycle_id')
-        .select(['s.plan_cycle_id', 's.restricted_at', 'c.name as cycle_name', sql<number>`(c.value * 100)::integer`.as('cents')])
-        .where('s.enterprise_id', '=', enterpriseId)
-        .forUpdate('s')
-        .executeTakeFirst();
+      // The row is locked alone, then its cycle read: a join under FOR UPDATE would keep the cycle of before a
+      // concurrent change and miss the row.
+      const locked = await trx.selectFrom('subscriptions').select('plan_cycle_id').where('enterprise_id', '=', enterpriseId).forUpdate().executeTakeFirst();
+      const current = locked
+        ? await trx
+            .selectFrom('plan_cycles as c')
+            .select(['c.id as plan_cycle_id', 'c.name as cycle_name', sql<number>`(c.value * 100)::integer`.as('cents')])
+            .where('c.id', '=', locked.plan_cycle_id)
+            .executeTakeFirstOrThrow()
+        : undefined;
       const dropPending = () =>
         trx.updateTable('plan_change_requests').set({ status: 'replaced' }).where('enterprise_id', '=', enterpriseId).where('status', '=', 'pending').execute();
       if (!current) {
