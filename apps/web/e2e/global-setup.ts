@@ -25,8 +25,14 @@ declare module 'vitest' {
     /** The local SMS provider's and WhatsApp Cloud API's control (GET /_control/messages): what they received. */
     smsURL: string;
     whatsappURL: string;
+    /** The platform's PIX key and the PSP webhook's Bearer token the server runs with (financial.e2e.ts pays as the PSP). */
+    pixKey: string;
+    pixWebhookToken: string;
   }
 }
+
+const PIX_KEY = 'financeiro@sentinela.example';
+const PIX_WEBHOOK_TOKEN = `e2e-webhook-${randomUUID()}`;
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -108,6 +114,10 @@ export default async function setup(project: TestProject) {
       WHATSAPP_API_URL: whatsapp.url,
       WHATSAPP_PHONE_NUMBER_ID: whatsapp.phoneNumberId,
       WHATSAPP_ACCESS_TOKEN: whatsapp.accessToken,
+      PIX_KEY,
+      PIX_RECEIVER_NAME: 'Sentinela Tecnologia',
+      PIX_RECEIVER_CITY: 'Sao Paulo',
+      PIX_WEBHOOK_TOKEN,
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
@@ -121,6 +131,8 @@ export default async function setup(project: TestProject) {
   project.provide('telegramURL', telegram.apiRoot);
   project.provide('smsURL', sms.url);
   project.provide('whatsappURL', whatsapp.url);
+  project.provide('pixKey', PIX_KEY);
+  project.provide('pixWebhookToken', PIX_WEBHOOK_TOKEN);
 
   return async () => {
     server.kill('SIGTERM');

@@ -1,7 +1,7 @@
 import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { MSG, can, formatBRL, isMonthlyCycle, type Plan, type Subscription } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { PixPayment } from '../../../components/PixPayment';
 import { PlanCards } from '../../../components/PlanCards';
@@ -55,9 +55,21 @@ export function PlansPage() {
   const refreshAfterPayment = useRefreshAfterPayment();
   const [choice, setChoice] = useState<Choice | null>(null);
 
+  // A double click confirms once: the second click comes before React shows the button busy. (The server also makes
+  // one pro-rated invoice per change, but a second answer, "already current", would hide the first one's invoice.)
+  const confirming = useRef(false);
   const confirm = () => {
-    if (!choice) return;
-    change.mutate({ plan_id: choice.plan._id, cicle_id: choice.cycle.id }, { onSettled: () => setChoice(null) });
+    if (!choice || confirming.current) return;
+    confirming.current = true;
+    change.mutate(
+      { plan_id: choice.plan._id, cicle_id: choice.cycle.id },
+      {
+        onSettled: () => {
+          confirming.current = false;
+          setChoice(null);
+        },
+      },
+    );
   };
 
   const requested = enterprisePlan.data?.requested;
