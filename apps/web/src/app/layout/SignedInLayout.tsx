@@ -5,7 +5,6 @@ import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { OpenAlarmsBadge } from '../../features/open-alarms/components/OpenAlarmsBadge';
 import { ReportExportProvider } from '../../components/report-export/export-provider';
-import { SubscriptionBanner } from '../../components/SubscriptionBanner';
 import { LiveAlarmsProvider } from '../../lib/live-alarms';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { useRequiredSession } from '../../lib/session';
@@ -40,7 +39,6 @@ export function SignedInLayout() {
         </AppShell.Navbar>
         <AppShell.Main>
           <ReportExportProvider>
-            <SubscriptionBanner session={session} />
             <Suspense fallback={<PageFallback />}>
               <Outlet />
             </Suspense>

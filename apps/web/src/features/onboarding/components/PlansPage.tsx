@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { PixPayment } from '../../../components/PixPayment';
 import { PlanCards } from '../../../components/PlanCards';
+import { SubscriptionBanner } from '../../../components/SubscriptionBanner';
 import { errorMessage } from '../../../lib/api-client';
 import { useRequiredSession } from '../../../lib/session';
 import { formatDay, useCancelPendingChange, useChangeSubscription, useRefreshAfterPayment, useSubscription } from '../../../lib/subscription';
@@ -45,7 +46,8 @@ function choiceText(subscription: Subscription | null | undefined, { plan, cycle
  * invoice paid by PIX right here, anything else at the next cycle (ADR 32).
  */
 export function PlansPage() {
-  const { user, enterprise } = useRequiredSession();
+  const session = useRequiredSession();
+  const { user, enterprise } = session;
   const plans = usePlans();
   const enterprisePlan = useEnterprisePlan();
   const mayChange = can(user.profile._id, 'enterprise:settings') && !!enterprise?._id;
@@ -79,6 +81,7 @@ export function PlansPage() {
   const invoice = change.data?.invoice;
   return (
     <Stack>
+      <SubscriptionBanner session={session} />
       <Title order={2}>Planos</Title>
       {change.isSuccess && (
         <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>
