@@ -46,6 +46,7 @@ import { enterpriseAccountRoutes } from './modules/enterprise-account/routes';
 import { billingRoutes } from './modules/billing/routes';
 import { financialRoutes } from './modules/billing/financial-routes';
 import { cardRoutes } from './modules/cards/routes';
+import { subscriptionRoutes } from './modules/subscriptions/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -116,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     contactRoutes,
     enterpriseAccountRoutes,
     billingRoutes,
+    subscriptionRoutes,
     userCreationRoutes,
     escalationRoutes,
     openAlarmRoutes,

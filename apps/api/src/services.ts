@@ -49,6 +49,7 @@ import { BillingService } from './modules/billing/service';
 import { BillingCycle } from './modules/billing/cycle';
 import { InvoicePdfService } from './modules/billing/invoice-pdf';
 import { CardService } from './modules/cards/service';
+import { SubscriptionService } from './modules/subscriptions/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -120,6 +121,8 @@ export interface AppServices {
   invoicePdfs: InvoicePdfService;
   /** Payment cards tokenised by the payment provider (issue 13 item 4, ADR 31). */
   cards: CardService;
+  /** The enterprise's subscription: changes on /plans, upgrades with a pro-rated invoice, restriction (ADR 32). */
+  subscriptions: SubscriptionService;
 }
 
 export function createServices(
@@ -141,6 +144,7 @@ export function createServices(
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accounts = new AccountService(db, clock, config, sessions, mail);
+  const billingCycle = new BillingCycle(db, clock, config, jobs, mail, log);
   const alarms = new AlarmService(db, clock, events);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
@@ -210,8 +214,9 @@ export function createServices(
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),
     billing: new BillingService(db, clock, config, mail, log),
-    billingCycle: new BillingCycle(db, clock, config, jobs, mail, log),
     invoicePdfs: new InvoicePdfService(db, clock, config, signing),
     cards: new CardService(db, clock, config.cardProvider, log),
+    billingCycle,
+    subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
   };
 }

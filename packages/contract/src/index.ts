@@ -29,3 +29,4 @@ export * from './monitor-links';
 export * from './plans-admin';
 export * from './billing';
 export * from './cards';
+export * from './subscriptions';

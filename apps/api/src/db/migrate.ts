@@ -17,6 +17,7 @@ import * as billing from './migrations/2026-11-26T1100-billing';
 import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
 import * as invoiceDocuments from './migrations/2026-11-26T1300-invoice-documents';
 import * as cards from './migrations/2026-11-26T1400-cards';
+import * as subscriptionChanges from './migrations/2026-11-26T1500-subscription-changes';
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 
 /**
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1200-plans-admin': plansAdmin,
   '2026-11-26T1300-invoice-documents': invoiceDocuments,
   '2026-11-26T1400-cards': cards,
+  '2026-11-26T1500-subscription-changes': subscriptionChanges,
   '2026-11-26T1800-tracking-links': trackingLinks,
 };
 

@@ -238,6 +238,8 @@ export interface InvoicesTable {
   status: Generated<'pending' | 'paid' | 'overdue' | 'cancelled'>; txid: string;
   method: Generated<'pix' | 'manual'>; paid_at: Timestamp | null; paid_end_to_end_id: string | null;
   paid_by: string | null; paid_reason: string | null;
+  /** 'proration': the difference an upgrade charges for the days left (ADR 32). */
+  kind: Generated<'cycle' | 'proration'>; plan_change_from: Generated<string | null>;
 }
 /** Every PIX the PSP's webhook told of, by endToEndId (ADR 27). */
 export interface PixReceivedTable {

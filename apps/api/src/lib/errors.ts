@@ -5,6 +5,8 @@ export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION: 400,
   UNAUTHENTICATED: 401,
+  /** A restricted subscription refuses new commitments until the overdue invoice is paid (ADR 32). */
+  PAYMENT_REQUIRED: 402,
   SESSION_EXPIRED: 401,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,

@@ -38,7 +38,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     '/api/client',
     { schema: { body: SignUpBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
     async (request) => {
-      await accounts.signUp(request.body);
+      const signedUp = await accounts.signUp(request.body);
+      // The plan chosen on the landing page is billed from today: its first invoice is there for step 3 (ADR 32).
+      if (signedUp.withPlan) await services.billingCycle.issueFor(signedUp.enterpriseId);
       return { success: true as const, message: ACCOUNT_MESSAGES.registered };
     },
   );

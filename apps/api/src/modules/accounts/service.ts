@@ -58,15 +58,16 @@ export class AccountService {
    * administrator, not yet verified; the confirmation link goes by e-mail. The account may sign in before
    * confirming (ADR 0015).
    */
-  async signUp(body: SignUpBody): Promise<void> {
+  async signUp(body: SignUpBody): Promise<{ enterpriseId: string; withPlan: boolean }> {
     if (!!body.plan_id !== !!body.cicle_id) throw new AppError('BAD_REQUEST', 'Informe o plano e o ciclo juntos.');
     if (body.plan_id && body.cicle_id && !(await findPlanCycle(this.db, body.plan_id, body.cicle_id))) throw notFound(ACCOUNT_MESSAGES.planNotFound);
     if (await isEmailTaken(this.db, body.email)) throw conflict(MSG.emailTaken);
     const passwordHash = await hashPassword(body.password);
     const now = this.clock.now();
     let userId: string;
+    let enterpriseId: string;
     try {
-      userId = await this.db.transaction().execute(async (trx) => {
+      [userId, enterpriseId] = await this.db.transaction().execute(async (trx) => {
         const enterprise = await insertEnterprise(trx, { name: body.client.name, email: body.email, now });
         const user = await insertUser(trx, {
           name: body.name,
@@ -84,7 +85,7 @@ export class AccountService {
           updated_at: now,
         });
         if (body.cicle_id) await trx.insertInto('subscriptions').values({ enterprise_id: enterprise.id, plan_cycle_id: body.cicle_id, started_at: now }).execute();
-        return user.id;
+        return [user.id, enterprise.id] as const;
       });
     } catch (error) {
       if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
@@ -93,6 +94,7 @@ export class AccountService {
       throw error;
     }
     await this.sendConfirmation({ id: userId, name: body.name, email: body.email });
+    return { enterpriseId, withPlan: !!body.cicle_id };
   }
 
   /** GET /api/verify-email/{token}: confirms the e-mail once; an unknown, spent or expired token is "usuário não encontrado". */

@@ -91,16 +91,29 @@ export class BillingCycle {
       .where('status', 'in', ['active', 'overdue'])
       .execute();
     let issued = 0;
-    for (const sub of subscriptions) {
-      for (let i = 0; i < MAX_PERIODS_PER_RUN; i++) {
-        try {
-          const made = await this.issueNext(sub.enterprise_id, sub.started_at, now);
-          if (!made) break;
-          issued += 1;
-        } catch (err) {
-          this.log.error({ err, enterpriseId: sub.enterprise_id }, 'invoice not issued');
-          break;
-        }
+    for (const sub of subscriptions) issued += await this.issueUpTo(sub.enterprise_id, sub.started_at, now);
+    return issued;
+  }
+
+  /**
+   * Issues what one enterprise is due now: right after sign-up or a first plan choice, its first invoice, so that
+   * /complete-register step 3 can show it with its PIX code at once (ADR 32) rather than after the next run.
+   */
+  async issueFor(enterpriseId: string): Promise<number> {
+    const sub = await this.db.selectFrom('subscriptions').select('started_at').where('enterprise_id', '=', enterpriseId).executeTakeFirst();
+    return sub ? this.issueUpTo(enterpriseId, sub.started_at, this.clock.now()) : 0;
+  }
+
+  private async issueUpTo(enterpriseId: string, startedAt: Date, now: Date): Promise<number> {
+    let issued = 0;
+    for (let i = 0; i < MAX_PERIODS_PER_RUN; i++) {
+      try {
+        const made = await this.issueNext(enterpriseId, startedAt, now);
+        if (!made) break;
+        issued += 1;
+      } catch (err) {
+        this.log.error({ err, enterpriseId }, 'invoice not issued');
+        break;
       }
     }
     return issued;
@@ -116,6 +129,7 @@ export class BillingCycle {
         .select((eb) => eb.fn.max('period_end').as('end'))
         .where('enterprise_id', '=', enterpriseId)
         .where('status', '<>', 'cancelled')
+        .where('kind', '=', 'cycle')
         .executeTakeFirst();
       const lastEnd = last?.end ? new Date(last.end as unknown as string | Date) : null;
       const start = lastEnd ?? startedAt;
@@ -151,7 +165,7 @@ export class BillingCycle {
       const row = await trx
         .insertInto('invoices')
         .values(values)
-        .onConflict((oc) => oc.columns(['enterprise_id', 'period_start']).where('status', '<>', 'cancelled').doNothing())
+        .onConflict((oc) => oc.columns(['enterprise_id', 'period_start']).where('status', '<>', 'cancelled').where('kind', '=', 'cycle').doNothing())
         .returning('number')
         .executeTakeFirst();
       return row ? { ...values, number: row.number } : null;

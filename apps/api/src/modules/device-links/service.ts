@@ -19,6 +19,7 @@ import {
   type LinkableDevice,
 } from './repository';
 import { checkDeviceLimit, lockEnterpriseForLinking } from './plan-limit';
+import { refuseWhenRestricted } from '../subscriptions/restriction';
 
 interface Actor {
   userId: string;
@@ -55,6 +56,8 @@ export class DeviceLinkService {
       const removed = body.to_update === 0 ? (await lockDevicesOfEnterprise(trx, enterprise._id)).filter((d) => !wanted.has(d.id)) : [];
       // The plan's device limit (ADR 28), checked before anything changes.
       await checkDeviceLimit(trx, enterprise._id, added.length, removed.length);
+      // More devices are a new commitment: refused while the subscription is restricted; removing never is (ADR 32).
+      if (added.length > 0) await refuseWhenRestricted(trx, enterprise._id);
       await moveDevicesIntoEnterprise(trx, added.map((d) => d.id), enterprise._id, at);
       await releaseDevicesFromEnterprise(trx, removed.map((d) => d.id), enterprise._id, at);
       await recordDeviceEvents(

@@ -6,9 +6,11 @@ import {
   EnterpriseAddressBody,
   EnterpriseAddressResponse,
   EnterprisePlanResponse,
+  PLAN_MESSAGES,
   PlanChangeBody,
   SuccessMessageResponse,
 } from '@sentinela/contract';
+import { conflict } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
@@ -47,6 +49,11 @@ export const enterpriseAccountRoutes: FastifyPluginAsyncZod<{ services: AppServi
   app.post(
     '/api/enterprise/plan',
     { schema: { body: PlanChangeBody, response: { 200: SuccessMessageResponse } }, config: { permission: 'enterprise:settings' } },
-    async (request) => ({ success: true as const, message: await enterpriseAccount.requestPlan(requireAuth(request), request.body) }),
+    // The same change as PUT /api/subscription (ADR 32); here choosing the plan one has is a 409, as it always was.
+    async (request) => {
+      const outcome = await services.subscriptions.apply(requireAuth(request), request.body);
+      if (outcome.effect === 'none' && outcome.message === PLAN_MESSAGES.alreadyCurrent) throw conflict(PLAN_MESSAGES.alreadyCurrent);
+      return { success: true as const, message: outcome.message };
+    },
   );
 };

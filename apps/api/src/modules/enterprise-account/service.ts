@@ -1,7 +1,7 @@
-import { ADDRESS_MESSAGES, PLAN_MESSAGES, type EnterpriseAddressBody, type EnterpriseAddressResponse, type EnterprisePlanResponse, type PlanChangeBody } from '@sentinela/contract';
+import { ADDRESS_MESSAGES, type EnterpriseAddressBody, type EnterpriseAddressResponse, type EnterprisePlanResponse } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 
 /** The caller's own enterprise: these screens are about it, never about another one. */
@@ -60,36 +60,6 @@ export class EnterpriseAccountService {
       current: current ? { ...current, value: Number(current.value) } : null,
       requested: requested ? { ...requested, requested_at: requested.requested_at.toISOString() } : null,
     };
-  }
-
-  /**
-   * A plan chosen on /plans: recorded as the enterprise's pending change (a newer choice replaces it), for billing to
-   * charge and apply. An enterprise with no plan yet gets the chosen one at once: there is nothing to charge over.
-   */
-  async requestPlan(auth: AuthContext, body: PlanChangeBody): Promise<string> {
-    const enterpriseId = ownEnterprise(auth);
-    // Only an offered plan: a retired one keeps its subscribers but is not chosen any more (ADR 28).
-    const cycle = await this.db
-      .selectFrom('plan_cycles as c')
-      .innerJoin('plans as p', 'p.id', 'c.plan_id')
-      .select('c.id')
-      .where('c.id', '=', body.cicle_id)
-      .where('c.plan_id', '=', body.plan_id)
-      .where('p.retired_at', 'is', null)
-      .executeTakeFirst();
-    if (!cycle) throw notFound(PLAN_MESSAGES.notFound);
-    const now = this.clock.now();
-    return this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('subscriptions').select('plan_cycle_id').where('enterprise_id', '=', enterpriseId).forUpdate().executeTakeFirst();
-      if (current?.plan_cycle_id === cycle.id) throw conflict(PLAN_MESSAGES.alreadyCurrent);
-      await trx.updateTable('plan_change_requests').set({ status: 'replaced' }).where('enterprise_id', '=', enterpriseId).where('status', '=', 'pending').execute();
-      if (!current) {
-        await trx.insertInto('subscriptions').values({ enterprise_id: enterpriseId, plan_cycle_id: cycle.id, started_at: now }).execute();
-        return PLAN_MESSAGES.chosen;
-      }
-      await trx.insertInto('plan_change_requests').values({ enterprise_id: enterpriseId, plan_cycle_id: cycle.id, requested_by: auth.userId, requested_at: now }).execute();
-      return PLAN_MESSAGES.requested;
-    });
   }
 }
 

@@ -22,6 +22,7 @@ import type { AccountService } from '../accounts/service';
 import { hashPassword } from '../auth/service';
 import { findEnterprise } from '../enterprises/repository';
 import { insertUser, isEmailTaken } from './repository';
+import { refuseWhenRestricted } from '../subscriptions/restriction';
 
 /** The profiles an administrator may give (the ACL list less the excluded one). */
 const ASSIGNABLE = Object.entries(PROFILE_NAMES)
@@ -52,6 +53,8 @@ export class UserCreationService {
     if (body.client_id && !reachesEnterprise(auth.scope, body.client_id)) throw notFound('Empresa não encontrada.');
     const enterprise = await findEnterprise(this.db, enterpriseId);
     if (!enterprise) throw notFound('Empresa não encontrada.');
+    // A new user is a new commitment: refused while the subscription is restricted (ADR 32).
+    await refuseWhenRestricted(this.db, enterpriseId);
     const profileId = body.profile._id;
     if (!isProfileId(profileId) || profileId === PROFILE_EXCLUDED_FROM_USER_CREATION) throw badRequest(CREATE_USER_MESSAGES.profileNotAllowed);
     const devices = [...new Set(body.available_devices)];

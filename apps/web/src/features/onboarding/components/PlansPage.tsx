@@ -1,45 +1,119 @@
-import { Alert, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { MSG, can, type Plan } from '@sentinela/contract';
+import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { MSG, can, formatBRL, isMonthlyCycle, type Plan, type Subscription } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { ConfirmModal } from '../../../components/ConfirmModal';
+import { PixPayment } from '../../../components/PixPayment';
 import { PlanCards } from '../../../components/PlanCards';
+import { SubscriptionBanner } from '../../../components/SubscriptionBanner';
 import { errorMessage } from '../../../lib/api-client';
-import { usePlans } from '../api/plans';
 import { useRequiredSession } from '../../../lib/session';
-import { useEnterprisePlan, useRequestPlan } from '../api/enterprise-plan';
+import { formatDay, useCancelPendingChange, useChangeSubscription, useRefreshAfterPayment, useSubscription } from '../../../lib/subscription';
+import { useEnterprisePlan } from '../api/enterprise-plan';
+import { usePlans } from '../api/plans';
+import { SubscriptionPanel } from './SubscriptionPanel';
+
+type Choice = { plan: Plan; cycle: Plan['cicle'][number] };
+
+/** Reais of the plans list (two decimals) to centavos, from the decimal text: never value × 100 in floating point. */
+const toCents = (reais: number) => {
+  const [whole, fraction = ''] = reais.toFixed(2).split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+};
 
 /**
- * /plans (A11): the plans with Mensal/Anual tabs and the enterprise's current plan marked. Choosing another records
- * the change; billing charges it from the next cycle.
+ * What choosing this plan will do, as the server decides it (ADR 32): a higher price in the same cycle is an upgrade
+ * that takes effect now with a pro-rated invoice; anything else waits for the next cycle.
+ */
+function choiceText(subscription: Subscription | null | undefined, { plan, cycle }: Choice): string {
+  const name = `${plan.name} — ${cycle.name}`;
+  if (!subscription) return `O plano ${name} passa a ser o da sua empresa agora, e a primeira fatura (${formatBRL(toCents(cycle.value))}) é emitida para pagamento por PIX.`;
+  const { current, period } = subscription;
+  const sameCycle = isMonthlyCycle(current.cicle_name) === isMonthlyCycle(cycle.name);
+  if (sameCycle && toCents(cycle.value) > current.value_cents) {
+    return (
+      `Upgrade para ${name}: vale agora. Será emitida uma fatura com a diferença de preço pelos dias restantes do período atual` +
+      `${period ? ` (até ${formatDay(period.end)})` : ''}, para pagamento por PIX.`
+    );
+  }
+  const when = subscription.period ? `em ${formatDay(subscription.period.end)}` : 'no próximo ciclo';
+  return `A troca para ${name} começa no próximo ciclo (${when}). Até lá, a empresa continua no plano ${current.plan_name} — ${current.cicle_name}. Você pode cancelar a troca antes disso.`;
+}
+
+/**
+ * /plans (A11): the plans with Mensal/Anual tabs and the enterprise's current plan marked. Its administrators see the
+ * subscription (plan, cycle, status, period, a change waiting) and change it: an upgrade at once with a pro-rated
+ * invoice paid by PIX right here, anything else at the next cycle (ADR 32).
  */
 export function PlansPage() {
-  const { user } = useRequiredSession();
+  const session = useRequiredSession();
+  const { user, enterprise } = session;
   const plans = usePlans();
   const enterprisePlan = useEnterprisePlan();
-  const request = useRequestPlan();
-  const mayChange = can(user.profile._id, 'enterprise:settings');
+  const mayChange = can(user.profile._id, 'enterprise:settings') && !!enterprise?._id;
+  const subscription = useSubscription(mayChange);
+  const change = useChangeSubscription();
+  const cancelPending = useCancelPendingChange();
+  const refreshAfterPayment = useRefreshAfterPayment();
+  const [choice, setChoice] = useState<Choice | null>(null);
 
-  const choose = (plan: Plan, cycle: Plan['cicle'][number]) => {
-    if (mayChange) request.mutate({ plan_id: plan._id, cicle_id: cycle.id });
+  // A double click confirms once: the second click comes before React shows the button busy. (The server also makes
+  // one pro-rated invoice per change, but a second answer, "already current", would hide the first one's invoice.)
+  const confirming = useRef(false);
+  const confirm = () => {
+    if (!choice || confirming.current) return;
+    confirming.current = true;
+    change.mutate(
+      { plan_id: choice.plan._id, cicle_id: choice.cycle.id },
+      {
+        onSettled: () => {
+          confirming.current = false;
+          setChoice(null);
+        },
+      },
+    );
   };
 
   const requested = enterprisePlan.data?.requested;
   const current = enterprisePlan.data?.current;
   // A retired plan (ADR 28) is not among the cards, but the enterprise keeps it until it chooses another.
   const currentRetired = !!current && !!plans.data && !plans.data.some((p) => p.cicle.some((c) => c.id === current.cicle_id));
+  const invoice = change.data?.invoice;
   return (
     <Stack>
+      <SubscriptionBanner session={session} />
       <Title order={2}>Planos</Title>
-      {request.isSuccess && (
+      {change.isSuccess && (
         <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>
-          {request.data.message}
+          {change.data.message}
         </Alert>
       )}
-      {request.isError && (
+      {invoice && invoice.pending && (
+        <Card withBorder radius="md" padding="lg" data-testid="change-invoice">
+          <Title order={4} mb="xs">
+            Fatura nº {invoice.number}: {formatBRL(invoice.valor)}
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            {invoice.plan.name} — {invoice.plan.cicle_name}, de {formatDay(invoice.period_start)} a {formatDay(invoice.period_end)}. Vencimento:{' '}
+            {formatDay(invoice.due_at)}.
+          </Text>
+          <PixPayment invoiceId={invoice.id} onPaid={() => void refreshAfterPayment()} />
+        </Card>
+      )}
+      {(change.isError || cancelPending.isError) && (
         <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-          {errorMessage(request.error, MSG.internalError)}
+          {errorMessage(change.error ?? cancelPending.error, MSG.internalError)}
         </Alert>
       )}
-      {requested && (
+      {cancelPending.isSuccess && !cancelPending.isError && !change.isSuccess && (
+        <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>
+          {cancelPending.data.message}
+        </Alert>
+      )}
+      {mayChange && subscription.data && (
+        <SubscriptionPanel subscription={subscription.data} onCancelPending={() => cancelPending.mutate()} cancelling={cancelPending.isPending} />
+      )}
+      {!subscription.data && requested && (
         <Text size="sm">
           Troca pedida: <b>{requested.plan_name}</b> — {requested.cicle_name}. A cobrança do novo plano começa no próximo ciclo.
         </Text>
@@ -51,7 +125,7 @@ export function PlansPage() {
         </Text>
       )}
       {!mayChange && <Text c="dimmed">Somente os administradores da empresa podem trocar o plano.</Text>}
-      {plans.isPending || enterprisePlan.isPending ? (
+      {plans.isPending || enterprisePlan.isPending || (mayChange && subscription.isPending) ? (
         <Center py="xl">
           <Loader aria-label="Carregando" />
         </Center>
@@ -62,8 +136,23 @@ export function PlansPage() {
       ) : plans.data.length === 0 ? (
         <Text c="dimmed">Nenhum plano disponível no momento.</Text>
       ) : (
-        <PlanCards plans={plans.data} currentCycleId={enterprisePlan.data?.current?.cicle_id ?? null} onSelect={choose} selectDisabled={!mayChange || request.isPending} />
+        <PlanCards
+          plans={plans.data}
+          currentCycleId={subscription.data?.current.cicle_id ?? enterprisePlan.data?.current?.cicle_id ?? null}
+          onSelect={(plan, cycle) => mayChange && setChoice({ plan, cycle })}
+          selectDisabled={!mayChange || change.isPending}
+        />
       )}
+      <ConfirmModal
+        opened={!!choice}
+        title="Trocar de plano"
+        confirmLabel="Confirmar troca"
+        loading={change.isPending}
+        onConfirm={confirm}
+        onClose={() => setChoice(null)}
+      >
+        {choice ? choiceText(subscription.data, choice) : ''}
+      </ConfirmModal>
     </Stack>
   );
 }

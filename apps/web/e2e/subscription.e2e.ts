@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+
+/**
+ * Subscriptions in the browser (issue 13 items 1, 2 and 6; ADR 32): /complete-register step 3 with the first
+ * invoice's PIX code, an upgrade on /plans with its pro-rated invoice, and the overdue/restricted banner.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const SHOTS = process.env.SHOTS_DIR;
+const PASSWORD = 'Senha@12345';
+
+async function shots(page: Page, name: string) {
+  const desktop = page.viewportSize();
+  const take = async (suffix: string) => {
+    await screenshot(page, `${name}-${suffix}`);
+    if (!SHOTS) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
+  };
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await take('desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await take('phone');
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+async function query<T>(text: string, values: unknown[]): Promise<T[]> {
+  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+describe('subscription (ADR 32)', () => {
+  it('step 3 shows the first invoice with its PIX code; an upgrade on /plans issues and shows the pro-rated one; the banner warns', async () => {
+    const base = inject('baseURL');
+    const plans = (await (await fetch(`${base}/api/plans`)).json()) as Array<{ _id: string; name: string; cicle: Array<{ id: string; name: string }> }>;
+    const essencial = plans.find((p) => p.name === 'Essencial')!;
+    const stamp = Date.now();
+    const username = `assina.${stamp}`;
+    const signUp = await fetch(`${base}/api/client`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Ana Assinante', username, email: `${username}@example.com`, phone: '(11) 98888-1234', password: PASSWORD,
+        client: { name: `Câmara Fria ${stamp}` }, plan_id: essencial._id, cicle_id: essencial.cicle.find((c) => c.name === 'Mensal')!.id,
+      }),
+    });
+    expect(signUp.status).toBe(200);
+
+    const { context, page } = await newPage(browser);
+    const csp = await watchCspViolations(page);
+    await login(page, username, PASSWORD);
+    await page.waitForURL(/my-devices/);
+
+    // Step 3: the plan and its first invoice, with the PIX code and QR.
+    await page.goto('/complete-register?step=3');
+    const first = page.getByTestId('first-invoice');
+    await first.getByText('R$ 149,90').first().waitFor();
+    const code = await first.locator('textarea').inputValue();
+    expect(code).toContain('br.gov.bcb.pix');
+    expect(code).toContain(inject('pixKey'));
+    expect(code).toContain('5406149.90');
+    await first.getByRole('img').first().waitFor();
+    await shots(page, 'complete-register-step3');
+
+    // /plans: the subscription, then an upgrade to Profissional Mensal at once with its pro-rated invoice.
+    await page.goto('/plans');
+    await page.getByTestId('subscription-panel').getByText('Essencial').waitFor();
+    await shots(page, 'plans-subscription');
+    await page.getByTestId('plan-card').filter({ hasText: 'Profissional' }).getByRole('button').click();
+    await page.getByText(/Upgrade para Profissional — Mensal: vale agora/).waitFor();
+    await shots(page, 'plans-upgrade-confirm');
+    const confirm = page.getByRole('button', { name: 'Confirmar troca' });
+    await confirm.dblclick();
+    const shown = page.getByTestId('change-invoice');
+    await shown.waitFor();
+    const prorated = await query<{ amount_cents: number; n: string }>(
+      `SELECT i.amount_cents, (SELECT count(*) FROM invoices WHERE enterprise_id = i.enterprise_id AND kind = 'proration') AS n
+         FROM invoices i JOIN users u ON u.enterprise_id = i.enterprise_id WHERE u.username = $1 AND i.kind = 'proration'`,
+      [username],
+    );
+    expect(prorated.length).toBe(1);
+    expect(Number(prorated[0]!.n)).toBe(1);
+    // Upgraded on the day it started: the whole difference of the month (R$ 399,90 − R$ 149,90).
+    expect(prorated[0]!.amount_cents).toBe(25000);
+    await shown.getByText('R$ 250,00').first().waitFor();
+    expect(await shown.locator('textarea').inputValue()).toContain('5406250.00');
+    await page.getByTestId('subscription-panel').getByText('Profissional').waitFor();
+    await shots(page, 'plans-upgraded');
+
+    // Overdue beyond the grace period (the server's own clock: the invoices' dates are moved back): the banner.
+    await query(
+      `UPDATE invoices SET status = 'overdue', due_at = now() - interval '11 days'
+        WHERE status = 'pending' AND enterprise_id = (SELECT enterprise_id FROM users WHERE username = $1)`,
+      [username],
+    );
+    await query(`UPDATE subscriptions SET status = 'overdue' WHERE enterprise_id = (SELECT enterprise_id FROM users WHERE username = $1)`, [username]);
+    await page.goto('/plans');
+    const banner = page.getByTestId('subscription-banner');
+    await banner.getByText('Fatura vencida').waitFor();
+    await shots(page, 'banner-overdue');
+    await query(`UPDATE subscriptions SET restricted_at = now() WHERE enterprise_id = (SELECT enterprise_id FROM users WHERE username = $1)`, [username]);
+    await page.reload();
+    await banner.getByText('Acesso restrito por falta de pagamento').waitFor();
+    expect(await banner.getByRole('link', { name: 'Pagar em Financeiro' }).getAttribute('href')).toBe('/financial');
+    await shots(page, 'banner-restricted');
+
+    expect(csp).toEqual([]);
+    await context.close();
+  }, 240_000);
+});
