@@ -28,3 +28,4 @@ export * from './escalation';
 export * from './monitor-links';
 export * from './plans-admin';
 export * from './billing';
+export * from './completeness';

@@ -15,6 +15,7 @@ import * as remindersAndEscalation from './migrations/2026-11-26T0800-reminders-
 import * as monitorLinks from './migrations/2026-11-26T1000-monitor-links';
 import * as billing from './migrations/2026-11-26T1100-billing';
 import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
+import * as dataCompleteness from './migrations/2026-11-26T1700-data-completeness';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1000-monitor-links': monitorLinks,
   '2026-11-26T1100-billing': billing,
   '2026-11-26T1200-plans-admin': plansAdmin,
+  '2026-11-26T1700-data-completeness': dataCompleteness,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
