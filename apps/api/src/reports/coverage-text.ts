@@ -18,6 +18,7 @@ export function gapsText(coverage: Coverage): string {
   return coverage.gapCount === 0 ? 'Nenhuma' : `${coverage.gapCount} (${formatGapDuration(coverage.gapTotalMs)} sem dados)`;
 }
 
+/** "20 (entre sensor e gateway, pelo contador de sequência)", or that the readings carry no counter. */
 export function lostText(coverage: Coverage, noCounters: string): string {
-  return coverage.lost === null ? noCounters : String(coverage.lost);
+  return coverage.lost === null ? noCounters : `${coverage.lost} (entre sensor e gateway, pelo contador de sequência)`;
 }

@@ -126,10 +126,10 @@ function drawStatistics(doc: Doc, section: DeviceSection, stats: ReportStatistic
 function drawCoverage(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
   drawSectionTitle(doc, T.coverage, 90);
   drawFields(doc, [
-    { label: T.coverageValue, value: coverageText(coverage) },
-    { label: T.gaps, value: gapsText(coverage) },
+    { label: T.coverageValue, value: coverageText(coverage), wide: true },
+    { label: T.gaps, value: gapsText(coverage), wide: true },
     { label: T.expectedInterval, value: intervalText(coverage), wide: true },
-    { label: T.lostReadings, value: lostText(coverage, T.noCounters) },
+    { label: T.lostReadings, value: lostText(coverage, T.noCounters), wide: true },
   ]);
   if (coverage.gapCount === 0) {
     drawNote(doc, T.noGaps);
