@@ -28,8 +28,8 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(200);
 });
 afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true });
-  await ctx.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  await ctx?.close();
 });
 
 /** A minute-aligned instant `days` before the test clock. */

@@ -85,9 +85,11 @@ export function computeCoverage(readings: CoverageReadings, options: CoverageOpt
 
 /**
  * Readings lost between sensor and gateway: over consecutive readings that carry counters of the same modulus m,
- * ((s2 − s1) mod m) − 1 where positive. A step of zero is the same advertisement heard twice; a step of more than
- * half the counter's range is taken as a reset of the sensor (a reboot restarts its counter), not as that many
- * losses, and counting resumes from the new value. Null when no two readings of the period carry counters.
+ * ((s2 − s1) mod m) − 1 where positive. A step of zero is the same advertisement heard twice. A sensor that reboots
+ * restarts its counter, which then moves backwards: a backwards move is taken as the counter wrapping past its top
+ * only when the step is small (at most m/8: 8,192 for 16-bit counters), else as a reset; a forward step of more than
+ * half the range is a reset too. A reset counts no loss, and counting resumes from the new value. Null when no two
+ * readings of the period carry counters.
  */
 export function lostReadings(times: readonly number[], seq: readonly (number | null)[], modulo: readonly (number | null)[], from: number, to: number): number | null {
   let lost: number | null = null;
@@ -101,7 +103,8 @@ export function lostReadings(times: readonly number[], seq: readonly (number | n
     if (prevSeq !== null && prevModulo === m) {
       lost ??= 0;
       const step = (((s - prevSeq) % m) + m) % m;
-      if (step > 0 && step <= m / 2) lost += step - 1;
+      const reset = s < prevSeq ? step > m / 8 : step > m / 2;
+      if (step > 0 && !reset) lost += step - 1;
     }
     prevSeq = s;
     prevModulo = m;

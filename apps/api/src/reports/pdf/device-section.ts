@@ -58,13 +58,14 @@ export function deviceFields(section: DeviceSection, clock: ZonedClock): Field[]
 /** Statistics, chart, excursions, alarms and readings of one device. */
 export function drawDeviceBody(doc: Doc, section: DeviceSection, stats: ReportStatistics, clock: ZonedClock): void {
   drawStatistics(doc, section, stats, clock);
-  drawCoverage(doc, section.coverage, clock);
+  drawCoverage(doc, section.coverage);
   if (stats.count > 0) {
     drawSectionTitle(doc, T.chart, 200);
     // The chart breaks its line where the coverage found a gap (ADR 0035), the same threshold as the gaps table.
     drawReadingsChart(doc, section.readings, section.limits, { clock, gapMs: section.coverage.thresholdMs ?? gapMs(section.readings) });
   }
   drawExcursions(doc, stats, clock);
+  drawGaps(doc, section.coverage, clock);
   drawAlarms(doc, section.alarms, clock);
   drawReadings(doc, section, clock);
 }
@@ -122,8 +123,8 @@ function drawStatistics(doc: Doc, section: DeviceSection, stats: ReportStatistic
   ], { fontSize: 8.5 });
 }
 
-/** Coverage beside the statistics (ADR 0035): how much of the period the readings cover, and where they do not. */
-function drawCoverage(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
+/** Coverage beside the statistics (ADR 0035): how much of the period the readings cover. */
+function drawCoverage(doc: Doc, coverage: Coverage): void {
   drawSectionTitle(doc, T.coverage, 90);
   drawFields(doc, [
     { label: T.coverageValue, value: coverageText(coverage), wide: true },
@@ -131,6 +132,11 @@ function drawCoverage(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
     { label: T.expectedInterval, value: intervalText(coverage), wide: true },
     { label: T.lostReadings, value: lostText(coverage, T.noCounters), wide: true },
   ]);
+}
+
+/** Where the readings do not cover the period: each gap longer than the threshold, after the excursions. */
+function drawGaps(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
+  drawSectionTitle(doc, T.gaps);
   if (coverage.gapCount === 0) {
     drawNote(doc, T.noGaps);
     return;
