@@ -26,7 +26,8 @@ beforeAll(async () => {
   const freezer = await deviceByMac(ctx, FREEZER);
   const res = await ctx.request('PUT', `/api/devices/${freezer.id}`, tokens['aurora.adm'], { config: { report_interval_seconds: 60 } });
   expect(res.statusCode, res.body).toBe(200);
-});
+  // The demo data and two logins: longer than the default hook time on a busy embedded database.
+}, 180_000);
 afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   await ctx?.close();
@@ -211,7 +212,7 @@ describe('GET /api/beacon-device/history/mac/{mac}/coverage', () => {
       const url = `/api/beacon-device/history/mac/${FREEZER}/${kind}?dateInitUtc=${iso(base - 30_000)}&dateEndUtc=${iso(base + 40 * MIN + 20_000)}`;
       const res = await ctx.request('GET', url, tokens['aurora.adm']);
       expect(res.statusCode, res.body).toBe(200);
-      const done = await waitForReport(ctx, tokens['aurora.adm']!, (res.json() as Report)._id);
+      const done = await waitForReport(ctx, tokens['aurora.adm']!, (res.json() as Report)._id, 150_000);
       expect(done.status.id, done.error ?? '').toBe(2);
       return (await ctx.request('GET', done.download_url!, tokens['aurora.adm'])).rawPayload;
     }
@@ -227,7 +228,7 @@ describe('GET /api/beacon-device/history/mac/{mac}/coverage', () => {
       expect(text).toContain('Intervalo esperado 1 min (configurado); lacuna acima de 3 min');
       expect(text).toMatch(/1 \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} 21 min/);
       expect(text.indexOf('Estatísticas')).toBeLessThan(text.indexOf('Cobertura dos dados'));
-    });
+    }, 180_000);
 
     it('the Excel gets a "Lacunas" sheet', async () => {
       const workbook = await readXlsx(await exportReport('excel'));
@@ -243,6 +244,6 @@ describe('GET /api/beacon-device/history/mac/{mac}/coverage', () => {
       const texts: string[] = [];
       summary.eachRow((r) => r.eachCell((cell) => void texts.push(String(cell.text))));
       expect(texts).toContain('48,8 % (20 de 41 leituras esperadas)');
-    });
+    }, 180_000);
   });
 });
