@@ -11,6 +11,8 @@ export const DeviceConfig = z.object({
   out_of_range_minutes: z.number().int().optional(),
   /** Minutes without readings before a "no data" alarm opens (null: never). */
   no_data_minutes: z.number().int().nullable().optional(),
+  /** The expected interval between readings set by the user (seconds); null: learned from the readings. */
+  report_interval_seconds: z.number().int().nullable().optional(),
 });
 export type DeviceConfig = z.infer<typeof DeviceConfig>;
 
@@ -27,6 +29,8 @@ export const Device = z.object({
   battery: z.number().nullable(),
   temperature: z.number().nullable(),
   humidity: z.number().nullable(),
+  /** The interval the device is expected to report at (configured, else learned; null: not known yet). ADR 0035. */
+  expectedIntervalSeconds: z.number().nullable(),
 });
 export type Device = z.infer<typeof Device>;
 

@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { reportIntervalSeconds } from './completeness';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
 import { boundedInstant, boundedInt, measureInput, queryField, type Measure } from './values';
@@ -67,6 +68,11 @@ const Stats = z.object({ min: z.number().nullable(), max: z.number().nullable(),
 /** A chart series: raw points for short ranges, min/max/mean per time bucket for long ones. */
 export const HistorySeries = z.object({
   bucketSeconds: z.number().int(),
+  /**
+   * ADR 0035: readings further apart than this (seconds) are a gap the chart must not draw a line across; null when
+   * the device's expected interval is not known yet (the chart then judges by the series' own spacing).
+   */
+  gapSeconds: z.number().nullable(),
   count: z.number().int(),
   t: z.array(z.number()),
   temperature: z.object({ min: z.array(z.number().nullable()), max: z.array(z.number().nullable()), mean: z.array(z.number().nullable()) }),
@@ -103,6 +109,8 @@ export const DeviceConfigInput = z.object({
   humidity: z.object({ min: measureInput('humidity', 'Umidade mínima').optional(), max: measureInput('humidity', 'Umidade máxima').optional() }).optional(),
   out_of_range_minutes: boundedInt('Minutos fora da faixa', 0, 1440).optional(),
   no_data_minutes: boundedInt('Minutos sem dados', 1, 10080).nullable().optional(),
+  /** The expected interval between readings (ADR 0035); null: learned from the readings. */
+  report_interval_seconds: reportIntervalSeconds.nullable().optional(),
 });
 
 export const UpdateDeviceBody = z.object({

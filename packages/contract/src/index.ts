@@ -30,3 +30,4 @@ export * from './plans-admin';
 export * from './billing';
 export * from './cards';
 export * from './subscriptions';
+export * from './completeness';

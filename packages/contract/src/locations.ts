@@ -83,6 +83,8 @@ export const PlacedDevice = z.object({
   humidity: z.number().nullable(),
   battery: z.number().nullable(),
   lastSyncDate: IsoDate.nullable(),
+  /** ADR 0035: configured, else learned; null when not known yet. */
+  expectedIntervalSeconds: z.number().nullable(),
   config: z.object({
     temperature: z.object({ min: z.number().nullable(), max: z.number().nullable() }),
     humidity: z.object({ min: z.number().nullable(), max: z.number().nullable() }),

@@ -41,6 +41,8 @@ export const TravelDevice = z.object({
   temperature: z.object({ value: z.number().nullable() }),
   humidity: z.object({ value: z.number().nullable() }),
   last_update_date: IsoDate.nullable(),
+  /** ADR 0035: configured, else learned; null when not known yet. */
+  expectedIntervalSeconds: z.number().nullable(),
   config: z.object({ temperature: Range, humidity: Range }),
 });
 export type TravelDevice = z.infer<typeof TravelDevice>;

@@ -18,6 +18,7 @@ import * as plansAdmin from './migrations/2026-11-26T1200-plans-admin';
 import * as invoiceDocuments from './migrations/2026-11-26T1300-invoice-documents';
 import * as cards from './migrations/2026-11-26T1400-cards';
 import * as subscriptionChanges from './migrations/2026-11-26T1500-subscription-changes';
+import * as dataCompleteness from './migrations/2026-11-26T1700-data-completeness';
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 
 /**
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1300-invoice-documents': invoiceDocuments,
   '2026-11-26T1400-cards': cards,
   '2026-11-26T1500-subscription-changes': subscriptionChanges,
+  '2026-11-26T1700-data-completeness': dataCompleteness,
   '2026-11-26T1800-tracking-links': trackingLinks,
 };
 

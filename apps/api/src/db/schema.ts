@@ -90,6 +90,9 @@ export interface DevicesTable {
   last_sync_at: Timestamp | null;
   last_battery: number | null; last_temperature: number | null; last_humidity: number | null;
   last_lat: number | null; last_lng: number | null;
+  /** Expected seconds between readings: set in the configuration, and learned by the ingestion (ADR 0035). */
+  report_interval_seconds: number | null;
+  learned_interval_seconds: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -140,6 +143,9 @@ export interface ReadingsTable {
   lat: number | null;
   lng: number | null;
   travel_id: string | null;
+  /** The sensor's sequence counter and the value it wraps at, where its format has one (ADR 0035). */
+  seq: number | null;
+  seq_modulo: number | null;
   received_at: CreatedAt;
 }
 

@@ -78,6 +78,7 @@ export interface DeviceStateRow {
   humidity_min: number | null;
   humidity_max: number | null;
   out_of_range_minutes: number;
+  learned_interval_seconds: number | null;
 }
 
 /**
@@ -88,7 +89,7 @@ export interface DeviceStateRow {
 export async function lockDeviceStates(db: Db, nums: readonly number[]): Promise<DeviceStateRow[]> {
   const result = await sql<DeviceStateRow>`
     SELECT id, num, mac, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
-      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes
+      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds
     FROM devices WHERE num = ANY(${numberArray(nums)}::int[]) ORDER BY num FOR UPDATE`.execute(db);
   return result.rows;
 }
@@ -131,17 +132,20 @@ export interface LastStateUpdate {
   battery: number | null;
   lat: number | null;
   lng: number | null;
+  /** ADR 0035: the interval learned from the device's readings, in seconds. */
+  learnedInterval: number | null;
 }
 
 export async function updateDeviceLastStates(db: Db, rows: readonly LastStateUpdate[]): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     UPDATE devices d SET last_sync_at = u.ts, last_temperature = u.temperature, last_humidity = u.humidity,
-      last_battery = u.battery, last_lat = u.lat, last_lng = u.lng
+      last_battery = u.battery, last_lat = u.lat, last_lng = u.lng, learned_interval_seconds = u.learned
     FROM unnest(${numberArray(rows.map((r) => r.num))}::int[], ${textArray(rows.map((r) => r.ts))}::timestamptz[],
       ${numberArray(rows.map((r) => r.temperature))}::real[], ${numberArray(rows.map((r) => r.humidity))}::real[],
       ${numberArray(rows.map((r) => r.battery))}::real[], ${numberArray(rows.map((r) => r.lat))}::float8[],
-      ${numberArray(rows.map((r) => r.lng))}::float8[]) AS u(num, ts, temperature, humidity, battery, lat, lng)
+      ${numberArray(rows.map((r) => r.lng))}::float8[], ${numberArray(rows.map((r) => r.learnedInterval))}::real[])
+      AS u(num, ts, temperature, humidity, battery, lat, lng, learned)
     WHERE d.num = u.num`.execute(db);
 }
 

@@ -5,6 +5,7 @@ import { sha256 } from '../lib/tokens';
 import type { AlarmLimits, ActiveAlarm, MeasuredAlarmType, PendingExcursion } from '../modules/alarms/evaluator';
 import { evaluateAlarms } from '../modules/alarms/evaluator';
 import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/service';
+import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
 import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
@@ -387,7 +388,7 @@ function toColumns(rows: readonly Candidate[]): ReadingColumns {
   const n = rows.length;
   const c: ReadingColumns = {
     deviceNum: new Array(n), tsMs: new Array(n), temperature: new Array(n), humidity: new Array(n),
-    battery: new Array(n), lat: new Array(n), lng: new Array(n), travelId: new Array(n),
+    battery: new Array(n), lat: new Array(n), lng: new Array(n), travelId: new Array(n), seq: new Array(n), seqModulo: new Array(n),
   };
   for (let i = 0; i < n; i++) {
     const r = rows[i]!;
@@ -399,6 +400,8 @@ function toColumns(rows: readonly Candidate[]): ReadingColumns {
     c.lat[i] = r.lat;
     c.lng[i] = r.lng;
     c.travelId[i] = r.travelId;
+    c.seq[i] = r.seq;
+    c.seqModulo[i] = r.seqModulo;
   }
   return c;
 }
@@ -417,7 +420,11 @@ function mergeLastState(state: DeviceStateRow, newer: readonly Candidate[]): Las
     battery: state.last_battery,
     lat: state.last_lat,
     lng: state.last_lng,
+    learnedInterval: state.learned_interval_seconds,
   };
+  const times = new Array<number>(newer.length);
+  for (let i = 0; i < newer.length; i++) times[i] = newer[i]!.ts;
+  out.learnedInterval = learnInterval(state.learned_interval_seconds, state.last_sync_at ? state.last_sync_at.getTime() : null, times);
   for (const r of newer) {
     if (r.temperature !== null) out.temperature = r.temperature;
     if (r.humidity !== null) out.humidity = r.humidity;

@@ -39,7 +39,18 @@ describe('validateReading', () => {
   it('keeps what is present and leaves the rest null', () => {
     expect(validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', temperature: 4.25 }, 3, NOW)).toEqual({
       index: 3, mac: 'C3:00:00:00:01:01', ts: Date.parse('2026-11-22T11:59:00Z'), temperature: 4.25, humidity: null, battery: null, lat: null, lng: null,
+      seq: null, seqModulo: null,
     });
+  });
+
+  it('reads the optional 16-bit sequence counter (ADR 0035)', () => {
+    const reading = (seq: unknown) => validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', seq }, 0, NOW);
+    expect(reading(0)).toMatchObject({ seq: 0, seqModulo: 65_536 });
+    expect(reading(65_535)).toMatchObject({ seq: 65_535, seqModulo: 65_536 });
+    expect(reading(null)).toMatchObject({ seq: null, seqModulo: null });
+    for (const bad of [65_536, -1, 2.5, '1', Number.NaN, true]) {
+      expect(reading(bad), String(bad)).toMatchObject({ code: 'invalid_value', reason: 'Contador de sequência inválido: esperado um inteiro de 0 a 65535.' });
+    }
   });
 
   it('accepts the physical limits themselves and up to 5 minutes ahead', () => {

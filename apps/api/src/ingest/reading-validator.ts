@@ -1,4 +1,4 @@
-import { checkMeasure, normalizeMac, type IngestRejection, type IngestRejectionCode, type Measure } from '@sentinela/contract';
+import { JSON_SEQ_MODULO, checkMeasure, normalizeMac, type IngestRejection, type IngestRejectionCode, type Measure } from '@sentinela/contract';
 
 /**
  * Checks one reading as a gateway sent it, without touching the database: shape, MAC, time and physical
@@ -17,6 +17,12 @@ export interface ValidReading {
   battery: number | null;
   lat: number | null;
   lng: number | null;
+  /**
+   * The sensor's sequence counter (ADR 0035), 0 ≤ seq < seqModulo, and the value it wraps at; both null when the
+   * reading carries none. Sentinela's JSON format: an optional `seq`, 16-bit (JSON_SEQ_MODULO).
+   */
+  seq: number | null;
+  seqModulo: number | null;
 }
 
 export type Rejection = IngestRejection;
@@ -59,6 +65,7 @@ export const REJECTION_REASONS = {
   gateway_revoked: 'Chave de gateway revogada.',
   invalid_topic: 'Tópico inválido: use devices/{mac}/readings.',
   invalid_payload: 'Mensagem inválida: esperado JSON com uma leitura ou {"readings": [...]}.',
+  invalid_seq: 'Contador de sequência inválido: esperado um inteiro de 0 a 65535.',
   not_stored: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.',
   malformed_hex: 'Anúncio BLE inválido: esperado texto hexadecimal com número par de dígitos (até 254 bytes).',
   truncated_advertisement: 'Anúncio BLE truncado: uma estrutura termina depois do fim dos dados.',
@@ -169,7 +176,12 @@ export function validateReading(raw: unknown, index: number, nowMs: number, topi
   const lng = checkValue(r.lng, RANGES[4]!);
   if (lng === INVALID || lng === OUT_OF_RANGE) return valueRejection(index, mac, RANGES[4]!, lng);
   if ((lat === null) !== (lng === null)) return rejection(index, mac, 'invalid_value', REJECTION_REASONS.incomplete_position);
-  return { index, mac, ts, temperature, humidity, battery, lat, lng };
+  const seq = r.seq;
+  if (seq === undefined || seq === null) return { index, mac, ts, temperature, humidity, battery, lat, lng, seq: null, seqModulo: null };
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq >= JSON_SEQ_MODULO) {
+    return rejection(index, mac, 'invalid_value', REJECTION_REASONS.invalid_seq);
+  }
+  return { index, mac, ts, temperature, humidity, battery, lat, lng, seq, seqModulo: JSON_SEQ_MODULO };
 }
 
 const INVALID = Symbol('invalid');

@@ -72,6 +72,15 @@ export const REPORT_TEXTS = {
   issuer: 'Emitido por',
   devices: 'Dispositivos',
   summary: 'Resumo',
+  coverage: 'Cobertura dos dados',
+  coverageValue: 'Cobertura',
+  expectedInterval: 'Intervalo esperado',
+  gaps: 'Lacunas',
+  gapTotal: 'Tempo sem dados',
+  lostReadings: 'Leituras perdidas',
+  noCounters: 'Não medidas (as leituras não trazem contador de sequência)',
+  noGaps: 'Nenhuma lacuna no período.',
+  moreGaps: (listed: number, total: number) => `As ${listed} primeiras de ${total} lacunas.`,
   signatureNote: 'Documento assinado digitalmente pela plataforma Sentinela.',
 } as const;
 

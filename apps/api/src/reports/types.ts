@@ -1,3 +1,5 @@
+import type { Coverage } from '@sentinela/contract';
+
 /**
  * What the report renderers take. Renderers are pure: data in, a file out, no database inside (ARCHITECTURE).
  * The reports service loads this data within the asking user's tenant scope and hands it over.
@@ -50,6 +52,8 @@ export interface DeviceReportInput {
   /** Oldest first. */
   readings: ReportReading[];
   alarms: ReportAlarm[];
+  /** How complete the readings are over the period (ADR 0035): coverage, gaps, lost readings. */
+  coverage: Coverage;
   issuer: { name: string; username: string };
   generatedAt: Date;
   /** IANA zone the times are printed in (America/Sao_Paulo by default). */

@@ -44,6 +44,7 @@ export function makeDevice(index: number, overrides: Partial<Device> = {}): Devi
     battery: null,
     temperature: null,
     humidity: null,
+    expectedIntervalSeconds: null,
     ...overrides,
   };
 }

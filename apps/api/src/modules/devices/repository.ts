@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DevicesTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
+import { expectedIntervalOf } from '../readings/expected-interval';
 
 function deviceQuery(db: Db) {
   return db
@@ -12,6 +13,7 @@ function deviceQuery(db: Db) {
       'd.id', 'd.name', 'd.model', 'd.mac', 'd.key', 'd.last_sync_at', 'd.created_at', 'd.enterprise_id',
       'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max',
       'd.out_of_range_minutes', 'd.no_data_minutes', 'd.last_battery', 'd.last_temperature', 'd.last_humidity',
+      'd.report_interval_seconds', 'd.learned_interval_seconds',
     ]);
 }
 
@@ -31,11 +33,13 @@ export function toDevice(row: DeviceRow): Device {
       humidity: { min: row.humidity_min, max: row.humidity_max },
       out_of_range_minutes: row.out_of_range_minutes,
       no_data_minutes: row.no_data_minutes,
+      report_interval_seconds: row.report_interval_seconds,
     },
     enterprise: row.enterprise_id && row.enterprise_name ? { _id: row.enterprise_id, name: row.enterprise_name } : null,
     battery: row.last_battery,
     temperature: row.last_temperature,
     humidity: row.last_humidity,
+    expectedIntervalSeconds: expectedIntervalOf(row.report_interval_seconds, row.learned_interval_seconds),
   };
 }
 
@@ -79,7 +83,7 @@ export async function renameDevice(db: Db, id: string, name: string, now: Date):
   await db.updateTable('devices').set({ name, updated_at: now }).where('id', '=', id).execute();
 }
 
-export type DeviceSettings = Partial<Pick<Updateable<DevicesTable>, 'name' | 'location_id' | 'group_id' | 'temperature_min' | 'temperature_max' | 'humidity_min' | 'humidity_max' | 'out_of_range_minutes' | 'no_data_minutes'>>;
+export type DeviceSettings = Partial<Pick<Updateable<DevicesTable>, 'name' | 'location_id' | 'group_id' | 'temperature_min' | 'temperature_max' | 'humidity_min' | 'humidity_max' | 'out_of_range_minutes' | 'no_data_minutes' | 'report_interval_seconds'>>;
 
 export async function updateDeviceSettings(db: Db, id: string, settings: DeviceSettings, now: Date): Promise<void> {
   await db.updateTable('devices').set({ ...settings, updated_at: now }).where('id', '=', id).execute();

@@ -66,6 +66,7 @@ export class DeviceService {
       ...(h?.max !== undefined && { humidity_max: h.max }),
       ...(input.config?.out_of_range_minutes !== undefined && { out_of_range_minutes: input.config.out_of_range_minutes }),
       ...(input.config?.no_data_minutes !== undefined && { no_data_minutes: input.config.no_data_minutes }),
+      ...(input.config?.report_interval_seconds !== undefined && { report_interval_seconds: input.config.report_interval_seconds }),
     };
     const tMin = changes.temperature_min !== undefined ? changes.temperature_min : before.config.temperature.min;
     const tMax = changes.temperature_max !== undefined ? changes.temperature_max : before.config.temperature.max;
@@ -80,6 +81,9 @@ export class DeviceService {
     if (hMin !== before.config.humidity.min || hMax !== before.config.humidity.max) parts.push(`umidade ${range(hMin, hMax)} %`);
     if (changes.out_of_range_minutes !== undefined) parts.push(`alarme após ${changes.out_of_range_minutes} min fora da faixa`);
     if (placement.text) parts.push(placement.text);
+    if (changes.report_interval_seconds !== undefined && changes.report_interval_seconds !== (before.config.report_interval_seconds ?? null)) {
+      parts.push(changes.report_interval_seconds === null ? 'intervalo entre leituras aprendido das leituras' : `intervalo esperado entre leituras ${changes.report_interval_seconds} s`);
+    }
     if (changes.no_data_minutes !== undefined) parts.push(changes.no_data_minutes === null ? 'sem alarme de ausência de dados' : `alarme sem dados após ${changes.no_data_minutes} min`);
 
     await this.db.transaction().execute(async (trx) => {

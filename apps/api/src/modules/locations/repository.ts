@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DeviceGroup, Location, PlacedDevice } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { TenantScope } from '../../lib/tenant-scope';
+import { expectedIntervalOf } from '../readings/expected-interval';
 
 /**
  * Which enterprises' locations a scope reaches: all (super admin) or its own enterprise's (everyone else; a user
@@ -152,6 +153,7 @@ export async function listPlacedDevices(db: Db, scope: TenantScope): Promise<Pla
     .select([
       'd.id', 'd.name', 'd.mac', 'd.enterprise_id', 'd.location_id', 'd.group_id', 'd.last_temperature', 'd.last_humidity', 'd.last_battery',
       'd.last_sync_at', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max',
+      'd.report_interval_seconds', 'd.learned_interval_seconds',
     ])
     .where(deviceVisible(scope))
     .orderBy('d.name')
@@ -168,6 +170,7 @@ export async function listPlacedDevices(db: Db, scope: TenantScope): Promise<Pla
     humidity: row.last_humidity,
     battery: row.last_battery,
     lastSyncDate: row.last_sync_at ? row.last_sync_at.toISOString() : null,
+    expectedIntervalSeconds: expectedIntervalOf(row.report_interval_seconds, row.learned_interval_seconds),
     config: {
       temperature: { min: row.temperature_min, max: row.temperature_max },
       humidity: { min: row.humidity_min, max: row.humidity_max },

@@ -138,6 +138,7 @@ export async function monitoredDevices(db: Db, link: { id: string; enterprise_id
     .select([
       'd.id', 'd.name', 'd.mac', 'd.last_battery', 'd.last_temperature', 'd.last_humidity', 'd.last_sync_at',
       'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max', 'd.last_lat', 'd.last_lng',
+      'd.report_interval_seconds', 'd.learned_interval_seconds',
     ])
     .where('ld.link_id', '=', link.id)
     .where('d.enterprise_id', '=', link.enterprise_id)

@@ -20,6 +20,7 @@ import type { ClientMeta } from '../auth/session-service';
 import { enterpriseExists } from '../enterprises/repository';
 import { travelDeviceRows } from '../travels/repository';
 import { toTravelDevice } from '../travels/view';
+import { expectedIntervalOf } from '../readings/expected-interval';
 import {
   devicePositions,
   devicesOfEnterprise,
@@ -165,6 +166,7 @@ export class MonitorLinkService {
         temperature: { value: d.last_temperature },
         humidity: { value: d.last_humidity },
         last_update_date: d.last_sync_at ? d.last_sync_at.toISOString() : null,
+        expectedIntervalSeconds: expectedIntervalOf(d.report_interval_seconds, d.learned_interval_seconds),
         config: { temperature: { min: d.temperature_min, max: d.temperature_max }, humidity: { min: d.humidity_min, max: d.humidity_max } },
         travel: null,
       });

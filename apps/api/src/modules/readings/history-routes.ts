@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HistoryPage, HistoryPageQuery, HistorySeries, MacParam, SeriesQuery } from '@sentinela/contract';
+import { Coverage, HistoryFilter, HistoryPage, HistoryPageQuery, HistorySeries, MacParam, SeriesQuery } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
@@ -20,5 +20,12 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const { points, ...filter } = request.query;
       return services.history.series(requireAuth(request).scope, request.params.mac, filter, points);
     },
+  );
+
+  // ADR 0035: how complete the device's readings are over the same window as the history (value filters ignored).
+  app.get(
+    '/api/beacon-device/history/mac/:mac/coverage',
+    { schema: { params: MacParam, querystring: HistoryFilter, response: { 200: Coverage } }, config: { permission: 'devices:read' } },
+    async (request) => services.history.coverage(requireAuth(request).scope, request.params.mac, request.query),
   );
 };

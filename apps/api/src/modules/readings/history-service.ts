@@ -1,9 +1,10 @@
-import type { HistoryFilter, HistoryPage, HistorySeries } from '@sentinela/contract';
+import { silenceThresholdMs, type Coverage, type HistoryFilter, type HistoryPage, type HistorySeries } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { findDeviceByMacInScope } from '../devices/repository';
+import { loadCoverage } from './coverage-repository';
 import { readingBuckets, readingsPage, resolveWindow, type Bucket } from './history-repository';
 
 const round = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
@@ -28,6 +29,19 @@ export class HistoryService {
     return { data, total, page, limit, from: window.from.toISOString(), to: window.to.toISOString() };
   }
 
+  /** Coverage of the window (ADR 0035): expected readings received, gaps, readings lost by the counters. */
+  async coverage(scope: TenantScope, mac: string, filter: HistoryFilter): Promise<Coverage> {
+    const { num } = await this.device(scope, mac);
+    const intervals = await this.db
+      .selectFrom('devices')
+      .select(['report_interval_seconds', 'learned_interval_seconds'])
+      .where('num', '=', num)
+      .executeTakeFirstOrThrow();
+    const now = this.clock.now();
+    const window = resolveWindow(filter, now);
+    return loadCoverage(this.db, { num, reportIntervalSeconds: intervals.report_interval_seconds, learnedIntervalSeconds: intervals.learned_interval_seconds }, window, now);
+  }
+
   async series(scope: TenantScope, mac: string, filter: HistoryFilter, points: number): Promise<HistorySeries> {
     const { device, num } = await this.device(scope, mac);
     const window = resolveWindow(filter, this.clock.now());
@@ -36,6 +50,7 @@ export class HistoryService {
     const buckets = await readingBuckets(this.db, num, filter, window, bucketSeconds);
     return {
       bucketSeconds,
+      gapSeconds: device.expectedIntervalSeconds === null ? null : silenceThresholdMs(device.expectedIntervalSeconds) / 1000,
       count: buckets.reduce((n, b) => n + b.n, 0),
       t: buckets.map((b) => b.t),
       temperature: { min: buckets.map((b) => round(b.tMin)), max: buckets.map((b) => round(b.tMax)), mean: buckets.map((b) => round(b.tAvg)) },

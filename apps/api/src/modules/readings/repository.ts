@@ -12,6 +12,8 @@ export interface ReadingRow {
   lat: number | null;
   lng: number | null;
   travelId: string | null;
+  seq?: number | null;
+  seqModulo?: number | null;
 }
 
 /**
@@ -28,6 +30,8 @@ export interface ReadingColumns {
   lat: (number | null)[];
   lng: (number | null)[];
   travelId: (string | null)[];
+  seq: (number | null)[];
+  seqModulo: (number | null)[];
 }
 
 /**
@@ -42,13 +46,14 @@ export async function insertReadingColumns(db: Db, c: ReadingColumns, { skipDupl
   if (c.deviceNum.length === 0) return 0;
   const conflict = skipDuplicates ? sql`ON CONFLICT (device_num, ts) DO NOTHING` : sql``;
   const result = await sql`
-    INSERT INTO readings (device_num, ts, temperature, humidity, battery, lat, lng, travel_id)
-    SELECT u.num, to_timestamp(u.ms / 1000), u.temperature, u.humidity, u.battery, u.lat, u.lng, u.travel_id
+    INSERT INTO readings (device_num, ts, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)
+    SELECT u.num, to_timestamp(u.ms / 1000), u.temperature, u.humidity, u.battery, u.lat, u.lng, u.travel_id, u.seq, u.seq_modulo
     FROM unnest(
       ${numberArray(c.deviceNum)}::int[], ${numberArray(c.tsMs)}::float8[],
       ${numberArray(c.temperature)}::real[], ${numberArray(c.humidity)}::real[], ${numberArray(c.battery)}::real[],
-      ${numberArray(c.lat)}::float8[], ${numberArray(c.lng)}::float8[], ${textArray(c.travelId)}::uuid[]
-    ) AS u(num, ms, temperature, humidity, battery, lat, lng, travel_id)
+      ${numberArray(c.lat)}::float8[], ${numberArray(c.lng)}::float8[], ${textArray(c.travelId)}::uuid[],
+      ${numberArray(c.seq)}::int[], ${numberArray(c.seqModulo)}::int[]
+    ) AS u(num, ms, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)
     ${conflict}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
@@ -66,5 +71,7 @@ export async function insertReadings(db: Db, rows: readonly ReadingRow[]): Promi
     lat: rows.map((r) => r.lat),
     lng: rows.map((r) => r.lng),
     travelId: rows.map((r) => r.travelId),
+    seq: rows.map((r) => r.seq ?? null),
+    seqModulo: rows.map((r) => r.seqModulo ?? null),
   });
 }

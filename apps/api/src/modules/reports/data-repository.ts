@@ -86,13 +86,15 @@ export interface ReportDevice {
   serial: string | null;
   enterpriseName: string | null;
   limits: ReportLimits;
+  reportIntervalSeconds: number | null;
+  learnedIntervalSeconds: number | null;
 }
 
 export async function findReportDevice(db: Db, deviceId: string): Promise<ReportDevice | undefined> {
   const row = await db
     .selectFrom('devices as d')
     .leftJoin('enterprises as e', 'e.id', 'd.enterprise_id')
-    .select(['d.id', 'd.num', 'd.mac', 'd.name', 'd.model', 'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max'])
+    .select(['d.id', 'd.num', 'd.mac', 'd.name', 'd.model', 'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max', 'd.report_interval_seconds', 'd.learned_interval_seconds'])
     .where('d.id', '=', deviceId)
     .executeTakeFirst();
   return row && toReportDevice(row);
@@ -105,7 +107,7 @@ export async function findTravelReportDevices(db: Db, travelId: string, deviceId
     .innerJoin('devices as d', 'd.id', 'td.device_id')
     .leftJoin('enterprises as e', 'e.id', 'd.enterprise_id')
     .select([
-      'd.id', 'd.num', 'd.mac', 'd.model', 'e.name as enterprise_name',
+      'd.id', 'd.num', 'd.mac', 'd.model', 'e.name as enterprise_name', 'd.report_interval_seconds', 'd.learned_interval_seconds',
       sql<string>`coalesce(td.name, d.name)`.as('name'),
       sql<number | null>`coalesce(td.temperature_min, d.temperature_min)`.as('temperature_min'),
       sql<number | null>`coalesce(td.temperature_max, d.temperature_max)`.as('temperature_max'),
@@ -121,6 +123,7 @@ export async function findTravelReportDevices(db: Db, travelId: string, deviceId
 function toReportDevice(r: {
   id: string; num: number; mac: string; name: string; model: string | null; enterprise_name: string | null;
   temperature_min: number | null; temperature_max: number | null; humidity_min: number | null; humidity_max: number | null;
+  report_interval_seconds: number | null; learned_interval_seconds: number | null;
 }): ReportDevice {
   return {
     id: r.id,
@@ -130,6 +133,8 @@ function toReportDevice(r: {
     serial: r.model,
     enterpriseName: r.enterprise_name,
     limits: { temperature: { min: r.temperature_min, max: r.temperature_max }, humidity: { min: r.humidity_min, max: r.humidity_max } },
+    reportIntervalSeconds: r.report_interval_seconds,
+    learnedIntervalSeconds: r.learned_interval_seconds,
   };
 }
 

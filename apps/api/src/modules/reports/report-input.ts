@@ -2,6 +2,7 @@ import { TRAVEL_STATUS_NAMES, type HistoryFilter, type ReportKind, type TravelSt
 import type { Db } from '../../db/database';
 import type { HistoryWindow } from '../readings/history-repository';
 import { findTravelInScope } from '../travels/repository';
+import { loadCoverage } from '../readings/coverage-repository';
 import type { TravelSummary } from '../../reports/types';
 import { alarmsInPeriod, findReportDevice, findTravelReportDevices, readReadingColumns, travelRouteStats, type ReportDevice, type ReadingSelection } from './data-repository';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
@@ -97,5 +98,6 @@ async function deviceSection(ctx: InputContext, device: ReportDevice, selection:
     limits: device.limits,
     readings,
     alarms: await alarmsInPeriod(ctx.db, device.id, selection.window),
+    coverage: await loadCoverage(ctx.db, { num: device.num, reportIntervalSeconds: device.reportIntervalSeconds, learnedIntervalSeconds: device.learnedIntervalSeconds }, selection.window, ctx.generatedAt, selection.travelId),
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import type { TravelDevicesTable, TravelsTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { TravelStatus } from '@sentinela/contract';
+import { expectedIntervalSql } from '../readings/expected-interval';
 
 /** The SQL of travels. Reads of tenant data take a TenantScope; a travel outside it is simply absent. */
 
@@ -109,6 +110,7 @@ export interface TravelDeviceRow {
   temperature: number | null;
   humidity: number | null;
   last_update: Date | null;
+  expected_interval_seconds: number | null;
   temperature_min: number | null;
   temperature_max: number | null;
   humidity_min: number | null;
@@ -129,6 +131,7 @@ export async function travelDeviceRows(db: Db, travelIds: readonly string[]): Pr
       CASE WHEN t.status = ${TravelStatus.Finished} THEN f.temperature ELSE d.last_temperature END AS temperature,
       CASE WHEN t.status = ${TravelStatus.Finished} THEN f.humidity ELSE d.last_humidity END AS humidity,
       CASE WHEN t.status = ${TravelStatus.Finished} THEN f.ts ELSE d.last_sync_at END AS last_update,
+      ${expectedIntervalSql('d')} AS expected_interval_seconds,
       coalesce(td.temperature_min, d.temperature_min) AS temperature_min,
       coalesce(td.temperature_max, d.temperature_max) AS temperature_max,
       coalesce(td.humidity_min, d.humidity_min) AS humidity_min,

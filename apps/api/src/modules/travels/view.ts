@@ -14,6 +14,7 @@ export function toTravelDevice(row: TravelDeviceRow): TravelDevice {
     temperature: { value: row.temperature },
     humidity: { value: row.humidity },
     last_update_date: row.last_update ? row.last_update.toISOString() : null,
+    expectedIntervalSeconds: row.expected_interval_seconds === null ? null : Number(row.expected_interval_seconds),
     config: {
       temperature: { min: row.temperature_min, max: row.temperature_max },
       humidity: { min: row.humidity_min, max: row.humidity_max },

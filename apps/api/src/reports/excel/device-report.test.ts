@@ -34,7 +34,7 @@ describe('writeDeviceReportXlsx', () => {
   it('writes typed readings: local-time dates, numbers, and whether each is out of range', async () => {
     const input = sampleDeviceReport({ readings: 700, travel: true });
     const workbook = await readBack(input, 'readings.xlsx');
-    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Resumo', 'Leituras', 'Excursões', 'Alarmes']);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Resumo', 'Leituras', 'Excursões', 'Alarmes', 'Lacunas']);
 
     const sheet = workbook.getWorksheet('Leituras')!;
     expect(sheet.rowCount).toBe(701);

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
+import { coverageText, gapsText, intervalText, lostText } from '../coverage-text';
 import { formatLimits, isBounded, type ZonedClock, zonedClock } from '../format';
 import { computeStatistics, rangeStatus, type ReportStatistics } from '../statistics';
 import { alarmTypeName, EXCURSION_KIND_NAMES, QUANTITY_NAMES, REPORT_TEXTS as T } from '../texts';
@@ -25,7 +26,7 @@ const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
 const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE7F1F3' } };
 const ALERT_FONT: Partial<ExcelJS.Font> = { bold: true, color: { argb: 'FFC92A2A' } };
 
-export const SHEET_NAMES = { summary: 'Resumo', readings: 'Leituras', excursions: 'Excursões', alarms: 'Alarmes' } as const;
+export const SHEET_NAMES = { summary: 'Resumo', readings: 'Leituras', excursions: 'Excursões', alarms: 'Alarmes', gaps: 'Lacunas' } as const;
 
 export async function writeDeviceReportXlsx(input: DeviceReportInput, filePath: string): Promise<void> {
   const clock = zonedClock(input.timeZone);
@@ -48,6 +49,7 @@ export async function writeDeviceReportXlsx(input: DeviceReportInput, filePath: 
   await writeReadings(workbook, input, clock);
   writeExcursions(workbook, stats, clock);
   writeAlarms(workbook, input, clock);
+  writeGaps(workbook, input, clock);
   await workbook.commit();
 }
 
@@ -98,6 +100,10 @@ function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: Devic
     [`${T.timeOutOfRange} (h:mm:ss)`, stats.timeOutOfRangeMs / DAY_MS, DURATION],
     [T.excursions, stats.excursions.length, '0'],
     [T.alarms, input.alarms.length, '0'],
+    [T.coverageValue, coverageText(input.coverage)],
+    [T.expectedInterval, intervalText(input.coverage)],
+    [T.gaps, gapsText(input.coverage)],
+    [T.lostReadings, lostText(input.coverage, T.noCounters)],
     [T.generatedAt, date(input.generatedAt), DATE_TIME],
     [T.issuer, `${input.issuer.name} (${input.issuer.username})`],
     [T.reportId, input.reportId],
@@ -255,6 +261,24 @@ function writeAlarms(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: Device
       ])
       .commit();
   }
+  sheet.commit();
+}
+
+/** "Lacunas" (ADR 0035): the silences longer than the threshold, with the coverage they leave. */
+function writeGaps(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: DeviceReportInput, clock: ZonedClock): void {
+  const sheet = workbook.addWorksheet(SHEET_NAMES.gaps, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = [
+    { header: 'Nº', width: 6 },
+    { header: T.start, width: 20, style: { numFmt: DATE_TIME } },
+    { header: T.end, width: 20, style: { numFmt: DATE_TIME } },
+    { header: `${T.duration} (h:mm:ss)`, width: 18, style: { numFmt: DURATION } },
+  ];
+  styleHeader(sheet.getRow(1), 4);
+  sheet.getRow(1).commit();
+  input.coverage.gaps.forEach((gap, index) => {
+    sheet.addRow([index + 1, clock.wallClockDate(new Date(gap.start)), clock.wallClockDate(new Date(gap.end)), gap.durationMs / DAY_MS]).commit();
+  });
+  if (input.coverage.gaps.length < input.coverage.gapCount) sheet.addRow([T.moreGaps(input.coverage.gaps.length, input.coverage.gapCount)]).commit();
   sheet.commit();
 }
 

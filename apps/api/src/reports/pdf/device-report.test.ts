@@ -47,7 +47,10 @@ describe('renderDeviceReportPdf', () => {
     expect(text).toMatch(/Leituras\s+600\b/);
     expect(text).toContain('Gráfico de temperatura e umidade');
     expect(text).toContain('Data/hora local (America/Sao_Paulo)');
-    expect(text).toContain('Acima do máximo');
+    // Coverage beside the statistics (ADR 0035); the excursions table follows the chart, on the next page.
+    expect(text).toMatch(/Cobertura dos dados\s+Cobertura\s+100 % \(600 de 600 leituras esperadas\)/);
+    expect(text).toMatch(/Lacunas\s+Nenhuma/);
+    expect(await pdftotext(file, 2)).toContain('Acima do máximo');
     expect(text).toMatch(/Gerado em 10\/03\/2026 10:45:30 \(America\/Sao_Paulo\) por Ana Luíza Gonçalves \(ana\.goncalves\)/);
     expect(text).toContain('Relatório 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f');
     expect(text).toMatch(/Página 1 de \d+/);

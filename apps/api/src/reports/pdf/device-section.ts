@@ -13,6 +13,8 @@ import {
   isBounded,
   type ZonedClock,
 } from '../format';
+import { formatGapDuration, type Coverage } from '@sentinela/contract';
+import { coverageText, gapsText, intervalText, lostText } from '../coverage-text';
 import { medianIntervalMs, GAP_FACTOR, rangeStatus, type ReportStatistics } from '../statistics';
 import { alarmTypeName, EXCURSION_KIND_NAMES, QUANTITY_NAMES, QUANTITY_UNITS, REPORT_TEXTS as T } from '../texts';
 import type { DeviceReportInput, ReportAlarm, ReportReading } from '../types';
@@ -21,7 +23,7 @@ import { drawFields, drawNote, drawSectionTitle, type Doc, type Field } from './
 import { type Cell, type Column, drawTable, flagged } from './tables';
 
 /** The part of a device report that a travel report repeats per device. */
-export type DeviceSection = Pick<DeviceReportInput, 'device' | 'period' | 'valueFilters' | 'limits' | 'readings' | 'alarms'>;
+export type DeviceSection = Pick<DeviceReportInput, 'device' | 'period' | 'valueFilters' | 'limits' | 'readings' | 'alarms' | 'coverage'>;
 
 /** Alarm texts are typed by people; a runaway one must not make a row taller than a page. */
 const MAX_CELL_TEXT = 400;
@@ -56,11 +58,14 @@ export function deviceFields(section: DeviceSection, clock: ZonedClock): Field[]
 /** Statistics, chart, excursions, alarms and readings of one device. */
 export function drawDeviceBody(doc: Doc, section: DeviceSection, stats: ReportStatistics, clock: ZonedClock): void {
   drawStatistics(doc, section, stats, clock);
+  drawCoverage(doc, section.coverage);
   if (stats.count > 0) {
     drawSectionTitle(doc, T.chart, 200);
-    drawReadingsChart(doc, section.readings, section.limits, { clock, gapMs: gapMs(section.readings) });
+    // The chart breaks its line where the coverage found a gap (ADR 0035), the same threshold as the gaps table.
+    drawReadingsChart(doc, section.readings, section.limits, { clock, gapMs: section.coverage.thresholdMs ?? gapMs(section.readings) });
   }
   drawExcursions(doc, stats, clock);
+  drawGaps(doc, section.coverage, clock);
   drawAlarms(doc, section.alarms, clock);
   drawReadings(doc, section, clock);
 }
@@ -116,6 +121,39 @@ function drawStatistics(doc: Doc, section: DeviceSection, stats: ReportStatistic
       excursionsOf('humidity'),
     ],
   ], { fontSize: 8.5 });
+}
+
+/** Coverage beside the statistics (ADR 0035): how much of the period the readings cover. */
+function drawCoverage(doc: Doc, coverage: Coverage): void {
+  drawSectionTitle(doc, T.coverage, 90);
+  drawFields(doc, [
+    { label: T.coverageValue, value: coverageText(coverage), wide: true },
+    { label: T.gaps, value: gapsText(coverage), wide: true },
+    { label: T.expectedInterval, value: intervalText(coverage), wide: true },
+    { label: T.lostReadings, value: lostText(coverage, T.noCounters), wide: true },
+  ]);
+}
+
+/** Where the readings do not cover the period: each gap longer than the threshold, after the excursions. */
+function drawGaps(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
+  drawSectionTitle(doc, T.gaps);
+  if (coverage.gapCount === 0) {
+    drawNote(doc, T.noGaps);
+    return;
+  }
+  if (coverage.gaps.length < coverage.gapCount) drawNote(doc, T.moreGaps(coverage.gaps.length, coverage.gapCount));
+  const columns: Column[] = [
+    { header: 'Nº', weight: 6, align: 'right' },
+    { header: T.start, weight: 32 },
+    { header: T.end, weight: 32 },
+    { header: T.duration, weight: 30, align: 'right' },
+  ];
+  drawTable(
+    doc,
+    columns,
+    coverage.gaps.map((gap, index) => [String(index + 1), clock.dateTime(new Date(gap.start)), clock.dateTime(new Date(gap.end)), formatGapDuration(gap.durationMs)]),
+    { zebra: true },
+  );
 }
 
 function drawExcursions(doc: Doc, stats: ReportStatistics, clock: ZonedClock): void {

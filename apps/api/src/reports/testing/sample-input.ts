@@ -1,3 +1,4 @@
+import { computeCoverage } from '../../modules/readings/coverage';
 /**
  * Synthetic report inputs for the renderer tests and the benchmark: a cold-chain device sampled every minute,
  * mostly within 2–8 °C with a few excursions, humidity around 60 %, a battery running down and a moving position.
@@ -78,6 +79,10 @@ export function sampleDeviceReport(options: SampleOptions & { travel?: boolean }
     limits: { temperature: { min: 2, max: 8 }, humidity: { min: 30, max: 75 } },
     readings,
     alarms: sampleAlarms(readings),
+    coverage: computeCoverage(
+      { times: readings.map((r) => r.ts.getTime()), seq: readings.map(() => null), seqModulo: readings.map(() => null) },
+      { from: from.getTime(), to: to.getTime(), intervalSeconds: null, intervalSource: null },
+    ),
     issuer: { name: 'Ana Luíza Gonçalves', username: 'ana.goncalves' },
     generatedAt: new Date('2026-03-10T13:45:30Z'),
     timeZone: SAMPLE_TIME_ZONE,
@@ -94,6 +99,7 @@ export function sampleTravelReport(options: { devices: number; readingsPerDevice
       limits: device.limits,
       readings: device.readings,
       alarms: index === 0 ? device.alarms : [],
+      coverage: device.coverage,
     };
   });
   const first = devices[0]?.period.from ?? new Date('2026-03-02T03:00:00Z');

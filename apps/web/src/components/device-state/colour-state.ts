@@ -10,6 +10,16 @@ import type { TravelDevice } from '@sentinela/contract';
  */
 export type ColourState = 'none' | 'hot' | 'cold' | 'normal';
 
+/**
+ * What a card, row or marker shows: its colour state, or 'silent' once the device has gone quiet (ADR 0035). A silent
+ * device is neutral, never the colour of its last reading; the memory keeps the colour state for when readings return.
+ */
+export type ShownState = ColourState | 'silent';
+
+export function shownState(state: ColourState, silentMs: number | null): ShownState {
+  return silentMs === null ? state : 'silent';
+}
+
 export interface Limits {
   min: number | null;
   max: number | null;
@@ -46,18 +56,20 @@ export class ColourMemory {
 }
 
 /** The Mantine colour of each state: device cards of travels, and markers of the Locais map. */
-export const COLOUR_STATE_COLOR: Record<ColourState, 'gray' | 'red' | 'blue' | 'teal'> = {
+export const COLOUR_STATE_COLOR: Record<ShownState, 'gray' | 'red' | 'blue' | 'teal'> = {
   none: 'gray',
+  silent: 'gray',
   hot: 'red',
   cold: 'blue',
   normal: 'teal',
 };
 
 /** Which state a group of devices shows at a glance: the most urgent of theirs (out of range first). */
-export const COLOUR_STATE_URGENCY: Record<ColourState, number> = { hot: 3, cold: 3, normal: 1, none: 0 };
+export const COLOUR_STATE_URGENCY: Record<ShownState, number> = { hot: 3, cold: 3, silent: 2, normal: 1, none: 0 };
 
-export const COLOUR_STATE_LABELS: Record<ColourState, string> = {
+export const COLOUR_STATE_LABELS: Record<ShownState, string> = {
   none: 'Sem limites definidos',
+  silent: 'Sem dados recentes',
   hot: 'Acima da temperatura máxima',
   cold: 'Abaixo da temperatura mínima',
   normal: 'Temperatura dentro dos limites',

@@ -27,7 +27,7 @@ export function hasChartData(series: HistorySeries, measure: Measure): boolean {
 export function toChartModel(series: HistorySeries, measure: Measure): ChartModel {
   const values = series[measure];
   const limits = series.limits[measure];
-  const { t, rows } = withGaps(series.t, [values.min, values.max, values.mean], series.bucketSeconds);
+  const { t, rows } = withGaps(series.t, [values.min, values.max, values.mean], series.bucketSeconds, series.gapSeconds);
   const data: ChartModel['data'] = [t, ...rows];
   const lines: ChartLine[] = (['min', 'max', 'mean'] as const).map((kind) => ({ kind, label: LINE_LABELS[kind] }));
   for (const [kind, limit] of [
@@ -45,21 +45,28 @@ export function toChartModel(series: HistorySeries, measure: Measure): ChartMode
  * The server answers only the buckets that hold readings. Where readings are missing for much longer than their
  * usual spacing (device offline, or readings left out by the filter), a null point breaks the line, so the chart
  * never draws a straight line across time without data.
+ *
+ * With the device's gap threshold (ADR 0035, `gapSeconds`), two buckets further apart than the threshold plus one
+ * bucket always hold a real gap longer than the threshold between them (the last reading of the first bucket is at
+ * most one bucket after its start), so the line breaks there too, as the coverage counts it.
  */
 export function withGaps(
   t: readonly number[],
   rows: readonly (readonly (number | null)[])[],
   bucketSeconds: number,
+  gapSeconds: number | null = null,
 ): { t: number[]; rows: (number | null)[][] } {
-  if (t.length < 3) return { t: [...t], rows: rows.map((row) => [...row]) };
+  if (t.length < 2 || (t.length < 3 && gapSeconds === null)) return { t: [...t], rows: rows.map((row) => [...row]) };
   const steps = t.slice(1).map((time, i) => time - t[i]!).sort((a, b) => a - b);
   const usual = steps[Math.floor(steps.length / 2)]!;
-  const threshold = Math.max(3 * usual, 2 * bucketSeconds);
+  const spacing = t.length < 3 ? Infinity : Math.max(3 * usual, 2 * bucketSeconds);
+  const threshold = gapSeconds === null ? spacing : Math.min(spacing, gapSeconds + bucketSeconds);
   const outT: number[] = [];
   const outRows: (number | null)[][] = rows.map(() => []);
   for (let i = 0; i < t.length; i++) {
     if (i > 0 && t[i]! - t[i - 1]! > threshold) {
-      outT.push(t[i - 1]! + usual);
+      // Just after the bucket before the gap, and before the next one (both steps are shorter than any gap).
+      outT.push(t[i - 1]! + Math.min(usual, bucketSeconds));
       for (const row of outRows) row.push(null);
     }
     outT.push(t[i]!);

@@ -5,6 +5,7 @@ import type { AlarmNotification, HistorySeries } from '@sentinela/contract';
 export function makeSeries(overrides: Partial<HistorySeries> = {}): HistorySeries {
   return {
     bucketSeconds: 300,
+    gapSeconds: null,
     count: 3,
     t: [1709300000, 1709300300, 1709300600],
     temperature: { min: [-19.5, null, -18.2], max: [-18.5, null, -17.9], mean: [-19, null, -18] },

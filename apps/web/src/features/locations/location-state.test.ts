@@ -15,6 +15,7 @@ const device = (id: string, temperature: number | null, min: number | null = 2, 
   humidity: null,
   battery: null,
   lastSyncDate: '2026-11-25T10:00:00.000Z',
+  expectedIntervalSeconds: null,
   config: { temperature: { min, max }, humidity: { min: null, max: null } },
 });
 

@@ -12,6 +12,7 @@ export function makeTravelDevice(overrides: Partial<TravelDevice> = {}): TravelD
     temperature: { value: 4.5 },
     humidity: { value: 55.123 },
     last_update_date: '2024-03-01T15:30:45.000Z',
+    expectedIntervalSeconds: null,
     config: { temperature: { min: 0, max: 8 }, humidity: { min: 30, max: 90 } },
     ...overrides,
   };

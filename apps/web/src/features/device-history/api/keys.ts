@@ -9,6 +9,7 @@ export const deviceHistoryKeys = {
   history: (mac: string) => ['history', mac] as const,
   page: (mac: string, query: string, page: number) => ['history', mac, 'page', query, page] as const,
   series: (mac: string, query: string, points: number) => ['history', mac, 'series', query, points] as const,
+  coverage: (mac: string, query: string) => ['history', mac, 'coverage', query] as const,
   alarms: (mac: string) => ['alarms', mac] as const,
   deliveries: (mac: string, alarmId: string) => ['alarms', mac, 'deliveries', alarmId] as const,
 };

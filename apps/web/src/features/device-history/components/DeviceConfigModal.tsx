@@ -43,6 +43,7 @@ const ConfigForm = z
     ...limitsShape,
     outOfRangeMinutes: minutes('Minutos fora da faixa', 0, 1440, true),
     noDataMinutes: minutes('Minutos sem dados', 1, 10080, false),
+    reportIntervalSeconds: minutes('Intervalo esperado entre leituras', 1, 86400, false),
   })
   .superRefine(refineLimits);
 
@@ -52,7 +53,7 @@ type ConfigFormOutput = z.output<typeof ConfigForm>;
 export function toConfigureBody(form: ConfigFormOutput): ConfigureDeviceBody {
   return {
     name: form.name,
-    config: { ...limitsBody(form), out_of_range_minutes: form.outOfRangeMinutes ?? 0, no_data_minutes: form.noDataMinutes },
+    config: { ...limitsBody(form), out_of_range_minutes: form.outOfRangeMinutes ?? 0, no_data_minutes: form.noDataMinutes, report_interval_seconds: form.reportIntervalSeconds },
   };
 }
 
@@ -62,6 +63,7 @@ function defaultsOf(device: Device): ConfigFormInput {
     ...limitsDefaults(device.config),
     outOfRangeMinutes: device.config.out_of_range_minutes ?? 0,
     noDataMinutes: device.config.no_data_minutes ?? '',
+    reportIntervalSeconds: device.config.report_interval_seconds ?? '',
   };
 }
 
@@ -115,6 +117,16 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
             decimals={0}
           />
         </SimpleGrid>
+        <Text size="sm" fw={600}>
+          Frequência de leituras
+        </Text>
+        <NumberField
+          control={control}
+          name="reportIntervalSeconds"
+          label="Intervalo esperado entre leituras (segundos)"
+          description={intervalHint(device)}
+          decimals={0}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={configure.isPending}>
             Cancelar
@@ -126,4 +138,11 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
       </Stack>
     </form>
   );
+}
+
+/** ADR 0035: empty means the interval is learned from the readings; say what was learned so far. */
+function intervalHint(device: Device): string {
+  const learned = device.config.report_interval_seconds == null ? device.expectedIntervalSeconds : null;
+  const now = learned === null ? '' : ` (aprendido até agora: ${learned} s)`;
+  return `Vazio: aprendido das leituras${now}. O dispositivo aparece como "Sem dados" após 3 intervalos sem leituras.`;
 }

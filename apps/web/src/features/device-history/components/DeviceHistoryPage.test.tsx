@@ -1,4 +1,4 @@
-import { REPORT_MESSAGES, type HistoryPage, type ProfileId } from '@sentinela/contract';
+import { REPORT_MESSAGES, type Coverage, type HistoryPage, type ProfileId } from '@sentinela/contract';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -37,6 +37,23 @@ const DEVICE = makeDevice(1, {
 const MAC_PATH = encodeURIComponent(DEVICE.mac);
 const PATH = `/device-history/${MAC_PATH}/${DEVICE._id}`;
 
+function makeCoverage(): Coverage {
+  return {
+    from: '2024-03-01T14:59:30.000Z',
+    to: '2024-03-01T15:40:20.000Z',
+    expectedIntervalSeconds: 60,
+    intervalSource: 'configured',
+    thresholdMs: 180_000,
+    expected: 41,
+    received: 20,
+    percent: 48.8,
+    gaps: [{ start: '2024-03-01T15:09:00.000Z', end: '2024-03-01T15:30:00.000Z', durationMs: 1_260_000 }],
+    gapCount: 1,
+    gapTotalMs: 1_260_000,
+    lost: 20,
+  };
+}
+
 function historyPage(overrides: Partial<HistoryPage> = {}): HistoryPage {
   return {
     data: [
@@ -53,7 +70,7 @@ function historyPage(overrides: Partial<HistoryPage> = {}): HistoryPage {
 }
 
 type Routes = Partial<
-  Record<'device' | 'page' | 'series' | 'logs' | 'notifications' | 'deliveries' | 'configure' | 'acknowledge' | 'export' | 'report' | 'file', Handler>
+  Record<'device' | 'page' | 'series' | 'coverage' | 'logs' | 'notifications' | 'deliveries' | 'configure' | 'acknowledge' | 'export' | 'report' | 'file', Handler>
 >;
 
 function handlerFor(answers: Routes): Handler {
@@ -62,6 +79,7 @@ function handlerFor(answers: Routes): Handler {
     const pick = (key: keyof Routes, fallback: () => Response) => (answers[key] ?? fallback)(request);
     if (pathname.startsWith('/api/show-beacon-device/')) return pick('device', () => jsonResponse(DEVICE));
     if (pathname.endsWith('/series')) return pick('series', () => jsonResponse(makeSeries()));
+    if (pathname.endsWith('/coverage')) return pick('coverage', () => jsonResponse(makeCoverage()));
     if (/\/history\/mac\/[^/]+\/(pdf|excel)$/.test(pathname)) return pick('export', () => errorResponse(500, 'x'));
     if (pathname.startsWith('/api/reports/')) return pick('report', () => errorResponse(404, 'Registro não encontrado.'));
     if (pathname.startsWith('/api/report/files/')) return pick('file', () => errorResponse(404, 'Registro não encontrado.'));
@@ -385,8 +403,44 @@ describe('device configuration (D4)', { timeout: 15_000 }, () => {
         humidity: { min: null, max: 80 },
         out_of_range_minutes: 10,
         no_data_minutes: 60,
+        report_interval_seconds: null,
       },
     });
+  });
+
+  it('Configurações sets the expected interval between readings, and refuses one out of bounds (ADR 0035)', async () => {
+    const { requests } = openHistory();
+    const button = await screen.findByRole('button', { name: 'Configurações' });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+    await userEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    const field = within(dialog).getByLabelText(/Intervalo esperado entre leituras/);
+    await userEvent.type(field, '0');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await within(dialog).findByText('Intervalo esperado entre leituras: informe um número inteiro de 1 a 86400.')).toBeTruthy();
+    expect(requests.some((r) => r.method === 'PUT')).toBe(false);
+    await userEvent.clear(field);
+    await userEvent.type(field, '60');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Dispositivo foi atualizado com sucesso')).toBeTruthy();
+    expect((requests.find((r) => r.method === 'PUT')?.body as { config: object }).config).toMatchObject({ report_interval_seconds: 60 });
+  });
+
+  it('shows the coverage of the period: percentage, gaps with start, end and duration, lost readings', async () => {
+    openHistory();
+    const panel = await screen.findByTestId('coverage');
+    await waitFor(() => expect(within(panel).getByTestId('coverage-percent').textContent).toContain('48,8 %'));
+    expect(within(panel).getByTestId('coverage-percent').textContent).toContain('(20 de 41 leituras esperadas)');
+    expect(within(panel).getByTestId('coverage-gaps').textContent).toContain('1 (21 min sem dados)');
+    expect(within(panel).getByTestId('coverage-lost').textContent).toContain('20');
+    expect(within(panel).getByTestId('coverage-interval').textContent).toContain('1 min (configurado; lacuna acima de 3 min)');
+    const rows = within(within(panel).getByTestId('coverage-gap-table')).getAllByRole('row');
+    expect(rows[1]?.textContent).toBe('01/03/2024 12:09:0001/03/2024 12:30:0021 min');
+  });
+
+  it('says so when the coverage cannot be computed', async () => {
+    openHistory({ answers: { coverage: () => errorResponse(500, 'x') } });
+    expect(await screen.findByText('Não foi possível calcular a cobertura dos dados.')).toBeTruthy();
   });
 
   it('shows the server message when saving fails', async () => {

@@ -14,6 +14,7 @@ import '../styles';
 import { HISTORY_TABS, useHistorySearch, type HistoryTab } from '../use-history-search';
 import { AlarmsTab } from './AlarmsTab';
 import { ChartTab } from './ChartTab';
+import { CoveragePanel } from './CoveragePanel';
 import { DeviceConfigModal } from './DeviceConfigModal';
 import { EventsTab } from './EventsTab';
 import { HistoryFilters } from './HistoryFilters';
@@ -85,6 +86,7 @@ export function DeviceHistoryPage() {
           <Stack gap="xs" mt="md">
             <HistoryFilters key={filterKey} filter={filter} onApply={applyFilter} />
             <ExportButtons label="Exportar leituras filtradas:" target={{ kind: 'device-history', mac, filterQuery }} />
+            <CoveragePanel mac={mac} filterQuery={filterQuery} />
           </Stack>
         )}
 

@@ -1,8 +1,9 @@
-import { Button, Group } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { silenceOf, useNow } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { HistoricCountCell } from './HistoricCountCell';
@@ -27,12 +28,18 @@ const timeOf = (iso: string | null) => (iso ? Date.parse(iso) : null);
 /** The devices table of "Meus Dispositivos" (D1), shared with the client devices screen (D2). */
 export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 'Pesquisar dispositivos' }: DevicesTableProps) {
   const [renaming, setRenaming] = useState<Device | null>(null);
+  const now = useNow();
 
   const columns: DataTableColumn<Device>[] = [
     { key: 'name', header: 'Nome', render: (device) => device.name },
     { key: 'model', header: 'Número de série', render: (device) => device.model || EMPTY },
     { key: 'mac', header: 'Endereço Mac', render: (device) => device.mac },
-    { key: 'lastSyncDate', header: 'Último sincronismo', render: (device) => formatDateTime(device.lastSyncDate) },
+    {
+      key: 'lastSyncDate',
+      header: 'Último sincronismo',
+      render: (device) => <LastSync device={device} now={now} />,
+      sortValue: (device) => timeOf(device.lastSyncDate),
+    },
     { key: 'count', header: 'Qtd de registros', render: (device) => <HistoricCountCell mac={device.mac} /> },
     {
       key: 'created_at',
@@ -77,5 +84,19 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
       />
       <RenameDeviceModal device={renaming} onClose={() => setRenaming(null)} />
     </>
+  );
+}
+
+/** The last sync, and under it how long the device has been silent once it has gone quiet (ADR 0035). */
+function LastSync({ device, now }: { device: Device; now: number }) {
+  const silence = silenceOf(device.lastSyncDate, device.expectedIntervalSeconds, now);
+  if (!silence) return formatDateTime(device.lastSyncDate);
+  return (
+    <Stack gap={2} align="flex-start">
+      <Text size="sm">{formatDateTime(device.lastSyncDate)}</Text>
+      <Badge color="gray" variant="light" data-testid="device-silence">
+        {silence.label}
+      </Badge>
+    </Stack>
   );
 }

@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import type { DeviceGroup, Location, PlacedDevice } from '@sentinela/contract';
 import { IconAlertCircle, IconCheck, IconPencil, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, type ColourState } from '../../../components/device-state/colour-state';
+import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS } from '../../../components/device-state/colour-state';
+import { NOTHING_SHOWN, type DeviceShown } from '../location-state';
 import { ApiError } from '../../../lib/api-client';
 import { formatTemperature } from '../../../lib/format';
 import { useDeviceGroups } from '../api/list-device-groups';
@@ -14,7 +15,7 @@ import { useSaveDeviceGroup } from '../api/save-device-group';
 interface LocationDevicesModalProps {
   location: Location | null;
   devices: readonly PlacedDevice[];
-  states: ReadonlyMap<string, ColourState>;
+  states: ReadonlyMap<string, DeviceShown>;
   /** Admins manage groups and place devices; others only look. */
   canManage: boolean;
   onClose: () => void;
@@ -78,7 +79,7 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
               </Table.Thead>
               <Table.Tbody>
                 {here.map((device) => {
-                  const state = states.get(device._id) ?? 'none';
+                  const { state, silence } = states.get(device._id) ?? NOTHING_SHOWN;
                   return (
                     <Table.Tr key={device._id}>
                       <Table.Td>
@@ -88,8 +89,8 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={COLOUR_STATE_COLOR[state]} title={COLOUR_STATE_LABELS[state]}>
-                          {formatTemperature(device.temperature)}
+                        <Badge variant="light" color={COLOUR_STATE_COLOR[state]} title={COLOUR_STATE_LABELS[state]} data-state={state}>
+                          {silence ? silence.label : formatTemperature(device.temperature)}
                         </Badge>
                       </Table.Td>
                       <Table.Td>

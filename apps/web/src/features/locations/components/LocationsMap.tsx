@@ -2,20 +2,21 @@ import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { LatLng, Location, PlacedDevice } from '@sentinela/contract';
 import { useMemo } from 'react';
 import { Marker, Popup, Tooltip } from 'react-leaflet';
-import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, type ColourState } from '../../../components/device-state/colour-state';
+import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, type ShownState } from '../../../components/device-state/colour-state';
 import { BaseMap } from '../../../components/map/BaseMap';
 import { BRASILIA, LOCATION_ZOOM, LOCATIONS_ZOOM } from '../../../components/map/constants';
 import { pinIcon } from '../../../components/map/markers';
 import { FocusOn, InvalidateSizeOnShow } from '../../../components/map/overlays';
 import { formatTemperature } from '../../../lib/format';
-import { locationState } from '../location-state';
+import { locationState, NOTHING_SHOWN, type DeviceShown } from '../location-state';
 
-const markerColor = (state: ColourState) => `var(--mantine-color-${COLOUR_STATE_COLOR[state]}-6)`;
+// Silent devices stay neutral but darker than "no limits", so a quiet site is told apart at a glance (ADR 0035).
+const markerColor = (state: ShownState) => (state === 'silent' ? 'var(--mantine-color-gray-8)' : `var(--mantine-color-${COLOUR_STATE_COLOR[state]}-6)`);
 
 interface LocationsMapProps {
   locations: readonly Location[];
   devices: readonly PlacedDevice[];
-  states: ReadonlyMap<string, ColourState>;
+  states: ReadonlyMap<string, DeviceShown>;
   /** "Local": the row to centre on at zoom 18; `key` changes at each click, so a second click centres again. */
   focus: { key: number; position: LatLng } | null;
 }
@@ -52,8 +53,8 @@ export function LocationsMap({ locations, devices, states, focus }: LocationsMap
   );
 }
 
-function LocationMarker({ location, position, devices, states }: { location: Location; position: LatLng; devices: PlacedDevice[]; states: ReadonlyMap<string, ColourState> }) {
-  const state = locationState(devices.map((device) => states.get(device._id) ?? 'none'));
+function LocationMarker({ location, position, devices, states }: { location: Location; position: LatLng; devices: PlacedDevice[]; states: ReadonlyMap<string, DeviceShown> }) {
+  const state = locationState(devices.map((device) => (states.get(device._id) ?? NOTHING_SHOWN).state));
   const icon = useMemo(
     () => pinIcon('location', markerColor(state), position, { state, id: location._id }),
     [state, position, location._id],
@@ -74,12 +75,12 @@ function LocationMarker({ location, position, devices, states }: { location: Loc
             </Text>
           )}
           {devices.map((device) => {
-            const deviceState = states.get(device._id) ?? 'none';
+            const { state: deviceState, silence } = states.get(device._id) ?? NOTHING_SHOWN;
             return (
               <Group key={device._id} gap={6} wrap="nowrap" justify="space-between" data-testid="location-device" data-state={deviceState}>
                 <Text size="xs">{device.name}</Text>
                 <Badge size="sm" variant="light" color={COLOUR_STATE_COLOR[deviceState]} title={COLOUR_STATE_LABELS[deviceState]}>
-                  {formatTemperature(device.temperature)}
+                  {silence ? silence.label : formatTemperature(device.temperature)}
                 </Badge>
               </Group>
             );

@@ -13,7 +13,8 @@ import { useLocations } from '../api/list-locations';
 import { usePlacedDevices } from '../api/list-placed-devices';
 import { useRemoveLocation } from '../api/remove-location';
 import { useLocationsLive, type LocationsLiveStatus } from '../live/use-locations-live';
-import { deviceStates } from '../location-state';
+import { deviceStates, shownDevices } from '../location-state';
+import { useNow } from '../../../components/device-state/freshness';
 import { LocationDevicesModal } from './LocationDevicesModal';
 import { LocationFormModal } from './LocationFormModal';
 import { LocationsMap } from './LocationsMap';
@@ -37,7 +38,9 @@ export function LocationsPage() {
   const live = useLocationsLive();
   const remove = useRemoveLocation();
   const [memory] = useState(() => new ColourMemory());
-  const states = useMemo(() => deviceStates(memory, devices.data ?? []), [memory, devices.data]);
+  const colourStates = useMemo(() => deviceStates(memory, devices.data ?? []), [memory, devices.data]);
+  const now = useNow();
+  const states = useMemo(() => shownDevices(colourStates, devices.data ?? [], now), [colourStates, devices.data, now]);
 
   const [focus, setFocus] = useState<{ key: number; position: LatLng } | null>(null);
   const mapRef = useRef<HTMLDivElement>(null);

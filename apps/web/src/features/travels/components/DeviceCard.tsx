@@ -8,6 +8,7 @@ import {
   IconBatteryOff,
   IconChartLine,
   IconCircleCheck,
+  IconClockPause,
   IconDotsVertical,
   IconDroplet,
   IconFileSpreadsheet,
@@ -22,7 +23,8 @@ import type { ComponentType } from 'react';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
 import { batteryLevel, type BatteryLevel } from '../battery';
-import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, type ColourState } from '../../../components/device-state/colour-state';
+import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, shownState, type ColourState, type ShownState } from '../../../components/device-state/colour-state';
+import type { Silence } from '../../../components/device-state/freshness';
 
 type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
 
@@ -35,8 +37,10 @@ const BATTERY_ICONS: Record<BatteryLevel, { icon: Icon; color: string }> = {
 };
 
 /** Each colour state has its own icon and colour (spec 001 §4). */
-const STATE_STYLE: Record<ColourState, { icon: Icon; color: string; background: string; border: string }> = {
+const STATE_STYLE: Record<ShownState, { icon: Icon; color: string; background: string; border: string }> = {
   none: { icon: IconTemperature, color: COLOUR_STATE_COLOR.none, background: 'var(--mantine-color-body)', border: 'var(--mantine-color-gray-3)' },
+  // A silent device is neutral: its last reading's colour would claim a state nobody knows now (ADR 0035).
+  silent: { icon: IconClockPause, color: COLOUR_STATE_COLOR.silent, background: 'var(--mantine-color-gray-0)', border: 'var(--mantine-color-gray-5)' },
   hot: { icon: IconFlame, color: COLOUR_STATE_COLOR.hot, background: 'var(--mantine-color-red-0)', border: 'var(--mantine-color-red-5)' },
   cold: { icon: IconSnowflake, color: COLOUR_STATE_COLOR.cold, background: 'var(--mantine-color-blue-0)', border: 'var(--mantine-color-blue-5)' },
   normal: { icon: IconCircleCheck, color: COLOUR_STATE_COLOR.normal, background: 'var(--mantine-color-teal-0)', border: 'var(--mantine-color-teal-5)' },
@@ -54,14 +58,17 @@ export interface DeviceCardActions {
 interface DeviceCardProps extends DeviceCardActions {
   device: TravelDevice;
   state: ColourState;
+  /** Set once the device has gone quiet: the card turns neutral and says for how long. */
+  silence?: Silence | null;
 }
 
 const range = (min: number | null, max: number | null, format: (value: number | null) => string) =>
   min === null && max === null ? 'sem limites' : `${min === null ? '--' : format(min)} a ${max === null ? '--' : format(max)}`;
 
 /** A device of a travel (T2): name, battery, temperature with its colour state, humidity, last update, menu. */
-export function DeviceCard({ device, state, onCharts, onHistory, onSettings, onReport }: DeviceCardProps) {
+export function DeviceCard({ device, state: colourState, silence = null, onCharts, onHistory, onSettings, onReport }: DeviceCardProps) {
   const battery = BATTERY_ICONS[batteryLevel(device.battery.value)];
+  const state = shownState(colourState, silence?.ms ?? null);
   const style = STATE_STYLE[state];
   const BatteryIcon = battery.icon;
   const StateIcon = style.icon;
@@ -133,7 +140,7 @@ export function DeviceCard({ device, state, onCharts, onHistory, onSettings, onR
               <ThemeIcon variant="light" color={style.color} size="lg" radius="xl" aria-label={COLOUR_STATE_LABELS[state]}>
                 <StateIcon size={20} aria-hidden />
               </ThemeIcon>
-              <Text fw={700} fz={26} lh={1} c={state === 'none' ? undefined : `${style.color}.8`}>
+              <Text fw={700} fz={26} lh={1} c={state === 'none' ? undefined : state === 'silent' ? 'dimmed' : `${style.color}.8`}>
                 {formatTemperature(device.temperature.value)}
               </Text>
             </Group>
@@ -159,6 +166,11 @@ export function DeviceCard({ device, state, onCharts, onHistory, onSettings, onR
           Limites: {range(device.config.temperature.min, device.config.temperature.max, formatTemperature)} ·{' '}
           {range(device.config.humidity.min, device.config.humidity.max, formatHumidity)}
         </Text>
+        {silence && (
+          <Text size="sm" fw={600} c="gray.7" data-testid="card-silence">
+            {silence.label}
+          </Text>
+        )}
         <Text size="xs" c="dimmed" data-testid="card-updated">
           Última atualização: {formatCardDateTime(device.last_update_date)}
         </Text>

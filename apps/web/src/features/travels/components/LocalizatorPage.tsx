@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { LocalizatorParam, type Travel, type TravelDevice, type z } from '@sentinela/contract';
+import { LocalizatorParam, TravelStatus, type Travel, type TravelDevice, type z } from '@sentinela/contract';
 import { IconAlertCircle, IconLinkOff, IconSearch } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -164,6 +164,7 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
                 travelId={travel._id}
                 devices={travel.devices}
                 memory={memory}
+                live={travel.status !== TravelStatus.Finished}
                 // Readings (graphs, history) are for signed-in users; Configurações never shows here.
                 onCharts={signedIn ? setChartsOf : undefined}
                 onHistory={signedIn ? openHistory : undefined}

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Group, Stack, Tabs, Title } from '@mantine/core';
-import { can, type Travel, type TravelDevice, type TravelReading } from '@sentinela/contract';
+import { can, TravelStatus, type Travel, type TravelDevice, type TravelReading } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconPlus } from '@tabler/icons-react';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -142,6 +142,7 @@ export function TravelsPage() {
                   travelId={travel.data._id}
                   devices={travel.data.devices}
                   memory={memory}
+                  live={travel.data.status !== TravelStatus.Finished}
                   onCharts={setChartsOf}
                   onHistory={openHistory}
                   onSettings={canManage ? setSettingsOf : undefined}

@@ -1,0 +1,24 @@
+/** How reports word a device's coverage (ADR 0035), the same in the PDF and the spreadsheet. */
+import { INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
+
+const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
+
+/** "97,5 % (390 de 400 leituras esperadas)", or why there is no percentage. */
+export function coverageText(coverage: Coverage): string {
+  if (coverage.percent === null) return `${coverage.received} leituras (período curto demais para esperar uma leitura)`;
+  return `${number.format(coverage.percent)} % (${coverage.received} de ${coverage.expected} leituras esperadas)`;
+}
+
+/** "300 s (aprendido das leituras); lacuna acima de 15 min". */
+export function intervalText(coverage: Coverage): string {
+  return `${formatGapDuration(coverage.expectedIntervalSeconds * 1000)} (${INTERVAL_SOURCE_LABELS[coverage.intervalSource]}); lacuna acima de ${formatGapDuration(coverage.thresholdMs)}`;
+}
+
+export function gapsText(coverage: Coverage): string {
+  return coverage.gapCount === 0 ? 'Nenhuma' : `${coverage.gapCount} (${formatGapDuration(coverage.gapTotalMs)} sem dados)`;
+}
+
+/** "20 (entre sensor e gateway, pelo contador de sequência)", or that the readings carry no counter. */
+export function lostText(coverage: Coverage, noCounters: string): string {
+  return coverage.lost === null ? noCounters : `${coverage.lost} (entre sensor e gateway, pelo contador de sequência)`;
+}
