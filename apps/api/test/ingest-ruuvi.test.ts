@@ -98,6 +98,24 @@ describe('POST /api/ingest/ruuvi', () => {
     expect(await historyAt(FREEZER, t2)).toEqual([expect.objectContaining({ temperature: 26.3, humidity: 20.5, battery: 80 })]);
     // Eddystone-TLM: 30 °C, no humidity, 3183 mV → 100 %.
     expect(await historyAt(CHAMBER, t2)).toEqual([expect.objectContaining({ temperature: 30, humidity: null, battery: 100 })]);
+
+    // The sequence counters are stored with the format's own modulus (ADR 35): RAWv2's 205 of 65535, the pvvx
+    // counter's 32 of 256; RAWv1 and Eddystone-TLM have none.
+    const counters = await ctx.db
+      .selectFrom('readings as r')
+      .innerJoin('devices as d', 'd.num', 'r.device_num')
+      .select(['d.mac', 'r.ts', 'r.seq', 'r.seq_modulo'])
+      .where('d.mac', 'in', [FREEZER, CHAMBER])
+      .where('r.ts', 'in', [new Date(iso(t)), new Date(iso(t2))])
+      .orderBy('r.ts')
+      .orderBy('d.mac')
+      .execute();
+    expect(counters.map((c) => [c.mac, c.seq, c.seq_modulo])).toEqual([
+      [CHAMBER, 32, 256],
+      [FREEZER, 205, 65535],
+      [CHAMBER, null, null],
+      [FREEZER, null, null],
+    ]);
   });
 
   it('stores the values RAWv2 marks "not available" as absent, and rejects what no sensor can measure', async () => {

@@ -44,6 +44,11 @@ export interface IngestPart {
   rejected?: readonly Rejection[];
   /** Each reading's index in what the gateway sent, when not its position in `readings` (a Ruuvi relay's tags). */
   indexes?: readonly number[];
+  /**
+   * Sequence counters' moduli of readings decoded from a vendor format (ADR 33, 35), by position in `readings`: the
+   * format's own (256 for a Xiaomi counter, 65535 for RAWv2), where Sentinela's JSON counter is always 16-bit.
+   */
+  seqModuli?: readonly (number | null)[];
 }
 
 export interface IngestResult {
@@ -134,6 +139,8 @@ export class IngestService {
         const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac);
         if (isRejection(checked)) reject(part.gateway.id, checked);
         else {
+          if (part.seqModuli && checked.seq !== null) checked.seqModulo = part.seqModuli[i] ?? null;
+          if (checked.seqModulo === null) checked.seq = null;
           valid.push(checked as Candidate);
           validGateway.push(part.gateway);
         }

@@ -111,7 +111,7 @@ function partOf(gateway: GatewayIdentity, results: readonly (DecodedTagReading |
       indexes.push(i);
     }
   });
-  return { gateway, readings, rejected, indexes };
+  return { gateway, readings, rejected, indexes, seqModuli: readings.map((r) => r.seqModulo) };
 }
 
 /**
