@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import { API_VERSION, z } from '@sentinela/contract';
+import { notFound } from '../lib/errors';
 import { createOpenapiOptions } from '../openapi/document';
 import { fileResponse } from '../openapi/route-schemas';
 
@@ -82,7 +83,8 @@ async function openapi(fastify: FastifyInstance) {
     '/api/docs/:asset',
     {
       schema: {
-        params: z.object({ asset: z.enum(ASSETS) }),
+        // Any name, answered 404 unless it is one of the page's files: nothing else of node_modules is reachable.
+        params: z.object({ asset: z.string().max(64).meta({ enum: [...ASSETS] }) }),
         response: {
           200: fileResponse('A file of the reference page.', 'text/javascript', 'text/css', 'image/png'),
         },
@@ -91,6 +93,7 @@ async function openapi(fastify: FastifyInstance) {
     },
     (request, reply) => {
       const { asset } = request.params;
+      if (!(ASSETS as readonly string[]).includes(asset)) throw notFound();
       if (asset === INIT_FILE) return reply.type('text/javascript; charset=utf-8').send(INIT_SCRIPT);
       return reply.type(UI_FILES[asset]!).send(createReadStream(path.join(uiDir, asset)));
     },
