@@ -52,7 +52,7 @@ describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
     const validator = new Validator();
-    const result = await validator.validate(document as unknown as object);
+    const result = await validator.validate(document as unknown as Record<string, unknown>);
     expect(validator.version).toBe('3.1');
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
