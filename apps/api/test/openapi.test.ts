@@ -177,7 +177,8 @@ describe('GET /api/docs', () => {
     }
   });
 
-  it('is not swallowed by the web app’s fallback to index.html', async () => {
+  // A second app on its own database: slow on PGlite on a busy machine.
+  it('is not swallowed by the web app’s fallback to index.html', { timeout: 120_000 }, async () => {
     const webDist = mkdtempSync(path.join(tmpdir(), 'sentinela-web-'));
     writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>SPA</title>');
     const web = await createTestContext({ config: { webDist } });
