@@ -14,6 +14,7 @@ import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
 import realtime from './plugins/realtime';
 import jobs from './plugins/jobs';
+import openapi from './plugins/openapi';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -90,6 +91,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(alarmMonitor, { services });
   await app.register(realtime, { services });
   await app.register(jobs, { services });
+  // Before the routes: it describes every route registered after it (ADR 34).
+  await app.register(openapi);
 
   // One line each: every module adds its routes here.
   const routeModules = [

@@ -5,6 +5,8 @@ import { AppError } from '../lib/errors';
 import type { AppServices } from '../services';
 import type { GatewayIdentity } from './ingest-service';
 import { INGEST_MESSAGES } from './messages';
+import { IngestBatchDoc } from './http-body';
+import { bodyReadByHandler } from '../openapi/route-schemas';
 
 function apiKey(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -25,7 +27,9 @@ export const ingestHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> 
     {
       bodyLimit: services.config.ingestBodyLimitBytes,
       config: { permission: 'public', keepsAnsweringUnderLoad: true },
-      schema: { response: { 200: IngestResponse } },
+      schema: { body: IngestBatchDoc, response: { 200: IngestResponse }, security: [{ gatewayKey: [] }] },
+      // Each reading is checked on its own (one bad reading does not reject the batch): the body schema only describes.
+      validatorCompiler: bodyReadByHandler,
       onRequest: async (request) => {
         const key = apiKey(request);
         if (!key) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.missingKey);

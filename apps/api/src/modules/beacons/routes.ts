@@ -4,9 +4,11 @@ import { BeaconImportResult, Device, DiscoveredDevice, RegisterBeaconBody, z } f
 import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import type { AppServices } from '../../services';
+import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { readSingleFile, uploadRateLimit } from '../reports/upload';
+import { CONTENT_TYPES } from '../reports/view';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX = CONTENT_TYPES.xlsx;
 
 /** X1: the super admin registers beacons by hand, from a spreadsheet, or from the MACs gateways discovered. */
 export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -26,7 +28,12 @@ export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
 
   app.post(
     '/api/beacon-device/import',
-    { schema: { response: { 200: BeaconImportResult } }, onRequest: uploadLimit, config: register },
+    {
+      schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: BeaconImportResult } },
+      validatorCompiler: bodyReadByHandler,
+      onRequest: uploadLimit,
+      config: register,
+    },
     async (request) => {
       const auth = requireAuth(request);
       const file = await readSingleFile(request, services.config.reportExcelMaxBytes);
@@ -34,7 +41,7 @@ export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     },
   );
 
-  app.get('/api/beacon-device/import-template', { config: register }, async (_request, reply) =>
+  app.get('/api/beacon-device/import-template', { schema: { response: { 200: fileResponse('The spreadsheet template.', XLSX) } }, config: register }, async (_request, reply) =>
     reply
       .header('content-type', XLSX)
       .header('content-disposition', 'attachment; filename="modelo-dispositivos.xlsx"')

@@ -35,7 +35,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     app.post(
       url,
       {
-        schema: { body: PixWebhookBody, response: { 200: OkResponse } },
+        schema: { body: PixWebhookBody, response: { 200: OkResponse }, security: [{ pixWebhookToken: [] }] },
         config: { permission: 'public' },
         // Before the body is read as a PIX list: a caller without the token learns nothing of the format.
         onRequest: async (request) => {

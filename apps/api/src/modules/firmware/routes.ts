@@ -1,9 +1,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Firmware, FirmwareLimits, FirmwareList, IdParam } from '@sentinela/contract';
+import { Firmware, FirmwareLimits, FirmwareList, FirmwareVersion, IdParam, z } from '@sentinela/contract';
 import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
+import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { FORM_OVERHEAD_BYTES, readFirmwareForm, tooLarge } from './upload';
 
 /**
@@ -29,7 +30,13 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
   app.post(
     '/api/firmwares',
     {
-      schema: { response: { 201: Firmware } },
+      schema: {
+        consumes: ['multipart/form-data'],
+        // The fields come before the file: the version is checked before a byte of the file is stored.
+        body: multipartFileBody({ version: FirmwareVersion, notes: z.string().meta({ description: 'Notas da versão (HTML).' }).optional() }),
+        response: { 201: Firmware },
+      },
+      validatorCompiler: bodyReadByHandler,
       config: manage,
       // After the session and profile checks (global hooks run first), before a byte of the body is read: a body
       // declared larger than any acceptable form is refused and the connection closed, so it is never received.
@@ -57,16 +64,20 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
     },
   );
 
-  app.get('/api/firmwares/:id/download', { schema: { params: IdParam }, config: manage }, async (request, reply) => {
-    const file = await firmware.file(request.params.id);
-    return reply
-      .header('content-type', 'application/octet-stream')
-      .header('content-length', file.size)
-      .header('content-disposition', attachmentHeader(file.filename))
-      // RFC 9530: the digest of the file, for clients that check it themselves.
-      .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
-      .header('x-content-sha256', file.sha256)
-      .header('cache-control', 'private, no-store')
-      .send(file.stream);
-  });
+  app.get(
+    '/api/firmwares/:id/download',
+    { schema: { params: IdParam, response: { 200: fileResponse('The firmware file (its SHA-256 in x-content-sha256).', 'application/octet-stream') } }, config: manage },
+    async (request, reply) => {
+      const file = await firmware.file(request.params.id);
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', file.size)
+        .header('content-disposition', attachmentHeader(file.filename))
+        // RFC 9530: the digest of the file, for clients that check it themselves.
+        .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
+        .header('x-content-sha256', file.sha256)
+        .header('cache-control', 'private, no-store')
+        .send(file.stream);
+    },
+  );
 };

@@ -64,7 +64,14 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ services: AppServices }
     // Telegram's calls, told apart from anyone else's by the secret given to setWebhook.
     app.post(
       '/api/telegram/webhook',
-      { schema: { body: z.object({ update_id: z.number().int() }).passthrough() }, config: { permission: 'public', keepsAnsweringUnderLoad: true } },
+      {
+        schema: {
+          body: z.object({ update_id: z.number().int() }).passthrough(),
+          response: { 200: z.object({ ok: z.literal(true) }) },
+          security: [{ telegramWebhookSecret: [] }],
+        },
+        config: { permission: 'public', keepsAnsweringUnderLoad: true },
+      },
       async (request, reply) => {
         if (!telegram.isWebhookSecret(request.headers['x-telegram-bot-api-secret-token'] as string | undefined)) {
           throw new AppError('UNAUTHENTICATED', 'Chamada do Telegram sem o segredo do webhook.');

@@ -16,6 +16,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
+import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 import type { ReportActor, ReportFile } from './service';
 import { CONTENT_TYPES } from './view';
@@ -23,6 +24,9 @@ import { readSingleFile, uploadRateLimit } from './upload';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */
 export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
+
+/** A report's file: the PDF or the spreadsheet it was made as. */
+const REPORT_FILE = fileResponse('The report file, as it was generated.', CONTENT_TYPES.pdf, CONTENT_TYPES.xlsx);
 
 const FORMATS: Array<{ path: 'pdf' | 'excel'; type: ReportFileType }> = [
   { path: 'pdf', type: 'pdf' },
@@ -86,10 +90,10 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   );
 
   // --- Downloads, with the bearer token like every other call (ADR 9). ---
-  app.get('/api/report/files/:id', { schema: { params: IdParam }, config: read }, async (request, reply) =>
+  app.get('/api/report/files/:id', { schema: { params: IdParam, response: { 200: REPORT_FILE } }, config: read }, async (request, reply) =>
     sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'report')),
   );
-  app.get('/api/travel-report/files/:id', { schema: { params: IdParam }, config: read }, async (request, reply) =>
+  app.get('/api/travel-report/files/:id', { schema: { params: IdParam, response: { 200: REPORT_FILE } }, config: read }, async (request, reply) =>
     sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'travel-report')),
   );
 
@@ -97,7 +101,8 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   app.post(
     '/api/report/validate',
     {
-      schema: { response: { 200: ReportValidation } },
+      schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: ReportValidation } },
+      validatorCompiler: bodyReadByHandler,
       onRequest: uploadLimit,
       config: {
         permission: 'public-or-signed-in',
@@ -112,7 +117,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   );
 
   // --- Reports from an Excel sheet (R5). ---
-  app.get('/api/reports/excel-template', { config: generate }, async (request, reply) =>
+  app.get('/api/reports/excel-template', { schema: { response: { 200: fileResponse('The spreadsheet template.', CONTENT_TYPES.xlsx) } }, config: generate }, async (request, reply) =>
     reply
       .header('content-type', CONTENT_TYPES.xlsx)
       .header('content-disposition', 'attachment; filename="modelo-relatorios.xlsx"')
@@ -120,7 +125,12 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   );
   app.post(
     '/api/reports/generate-reports-by-excel',
-    { schema: { response: { 200: ExcelGenerationResult } }, onRequest: uploadLimit, config: generate },
+    {
+      schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: ExcelGenerationResult } },
+      validatorCompiler: bodyReadByHandler,
+      onRequest: uploadLimit,
+      config: generate,
+    },
     async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, services.config.reportExcelMaxBytes)).data),
   );
 };
