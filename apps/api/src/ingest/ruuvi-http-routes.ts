@@ -36,7 +36,7 @@ export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> =
     {
       bodyLimit: services.config.ingestBodyLimitBytes,
       config: { permission: 'public', keepsAnsweringUnderLoad: true },
-      schema: { response: { 200: IngestResponse } },
+      schema: { response: { 200: IngestResponse }, security: [{ gatewayBearer: [] }, { gatewayBasic: [] }] },
       onRequest: async (request) => {
         const key = ruuviGatewayKey(request);
         if (!key) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.ruuviMissingKey);

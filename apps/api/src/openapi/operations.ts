@@ -35,6 +35,7 @@ export interface OperationText {
 
 const byTag: Record<Tag, Record<string, string>> = {
   Ingestion: {
+    'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',
     'POST /api/ingest/readings': 'Send a batch of readings (gateway key)',
   },
   Session: {
@@ -98,6 +99,7 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/access-log': 'Access log of sign-ins and actions',
   },
   History: {
+    'GET /api/beacon-device/history/mac/:mac/coverage': 'Coverage of a period: expected and received readings, gaps, lost readings',
     'GET /api/beacon-device/history/mac/:mac': 'Readings of a device in a period (paged)',
     'GET /api/beacon-device/history/mac/:mac/series': 'Readings of a device in a period, as chart series',
   },
@@ -123,6 +125,9 @@ const byTag: Record<Tag, Record<string, string>> = {
     'PUT /api/enterprise/alarm-escalation': 'Change alarm reminders and escalation settings',
   },
   Travels: {
+    'PUT /api/travels/:id/tracking-link': 'Set what the tracking code shows and until when',
+    'POST /api/travels/:id/tracking-link/revoke': 'Revoke the tracking code at once',
+    'POST /api/travels/:id/tracking-link/regenerate': 'Replace the tracking code with a new one',
     'GET /api/travels': 'Travels the caller may see (paged)',
     'GET /api/travels/:id': 'One travel',
     'GET /api/travels/:id/devices/:mac/history': 'Readings of a device during a travel',
@@ -180,6 +185,16 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/firmwares/:id/download': 'Download a firmware file',
   },
   Billing: {
+    'GET /api/invoices/:id/pdf': 'An invoice as a signed PDF',
+    'GET /api/financial/bank-account': "The platform's receiving bank account",
+    'GET /api/cards': "The enterprise's cards and how the browser tokenises a new one",
+    'POST /api/cards': 'Add a card from a payment provider token',
+    'POST /api/cards/:id/main': 'Make a card the main one',
+    'DELETE /api/cards/:id': 'Remove a card (also at the provider)',
+    'GET /api/subscription': "The enterprise's subscription and its scheduled change",
+    'PUT /api/subscription': 'Change plan or cycle (an upgrade at once, with a pro-rated invoice)',
+    'DELETE /api/subscription/pending-change': 'Cancel the scheduled change',
+    'GET /api/subscription/standing': 'Whether the subscription is overdue or restricted',
     'GET /api/invoices': 'Invoices of the enterprise (paged)',
     'GET /api/invoices/:id': 'One invoice',
     'GET /api/invoices/:id/pix': 'The PIX code (copy and paste, QR) of an invoice',

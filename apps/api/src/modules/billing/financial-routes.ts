@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BankAccountResponse, IdParam } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
+import { fileResponse } from '../../openapi/route-schemas';
 import type { AppServices } from '../../services';
 
 /**
@@ -11,7 +12,7 @@ import type { AppServices } from '../../services';
 export const financialRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const read = { permission: 'financial:read' } as const;
 
-  app.get('/api/invoices/:id/pdf', { schema: { params: IdParam }, config: read }, async (request, reply) => {
+  app.get('/api/invoices/:id/pdf', { schema: { params: IdParam, response: { 200: fileResponse('The invoice, signed like the reports.', 'application/pdf') } }, config: read }, async (request, reply) => {
     const file = await services.invoicePdfs.pdf(requireAuth(request), request.params.id);
     return reply
       .header('content-type', 'application/pdf')
