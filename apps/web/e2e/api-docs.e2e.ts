@@ -33,8 +33,8 @@ describe('API reference (/api/docs)', () => {
       page.on('pageerror', (error) => void errors.push(error.message));
       const violations = await watchCspViolations(page);
 
-      const document = (await (await fetch(`${baseURL}/api/openapi.json`)).json()) as OpenApiDocument;
-      const expected = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+      const spec = (await (await fetch(`${baseURL}/api/openapi.json`)).json()) as OpenApiDocument;
+      const expected = Object.values(spec.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
 
       // Building the document the first time takes the server a second or two of CPU; until its event loop has
       // caught up, load shedding may answer 503 to the page's files (ADR 34). Wait for that, as a reader would reload.
