@@ -5,6 +5,8 @@ import { INSTANT_MAX_MS, INSTANT_MIN_MS, MAX_PAGE, Report, type z } from '@senti
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { postReadings } from './ingest-helpers';
+import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
+import { rawV2AdvertisementHex } from '../src/ingest/vendor-formats/ruuvi-rawv2';
 import { startFakeGeocoder, type FakeGeocoder } from './fake-geocoder';
 import { PAGARME_TEST_CARD, startFakePagarme } from './fake-pagarme';
 import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
@@ -437,6 +439,35 @@ describe('boundary values stored through every write route', () => {
     await write('DELETE', `/api/cards/${doomedCard.id}`, aurora);
     expect(longCard.id).toBeTruthy();
 
+    // Subscriptions (ADR 32): a change of cycle, recorded for the next period, then cancelled.
+    const subscribed = await ctx.db.selectFrom('subscriptions as s').innerJoin('plan_cycles as c', 'c.id', 's.plan_cycle_id').select(['c.plan_id', 'c.id']).where('s.enterprise_id', '=', auroraId).executeTakeFirstOrThrow();
+    const otherCycle = await ctx.db.selectFrom('plan_cycles').select('id').where('plan_id', '=', subscribed.plan_id).where('id', '!=', subscribed.id).executeTakeFirstOrThrow();
+    await write('PUT', '/api/subscription', aurora, { plan_id: subscribed.plan_id, cicle_id: otherCycle.id });
+    await write('DELETE', '/api/subscription/pending-change', aurora);
+
+    // Tracking links (ADR 36): position only until the last instant, revoked, then a new code.
+    const tracked = state.travels[0]!;
+    await write('PUT', `/api/travels/${tracked}/tracking-link`, aurora, { scope: 'position', expires_at: new Date(Math.min(ctx.clock.now().getTime() + 86_400_000, INSTANT_MAX_MS - 1)).toISOString() });
+    await write('POST', `/api/travels/${tracked}/tracking-link/revoke`, aurora);
+    await write('POST', `/api/travels/${tracked}/tracking-link/regenerate`, aurora);
+
+    // A Ruuvi Gateway's relay (ADR 33): RAWv2 at the bounds of its fields, at the gateway's coordinates' bounds.
+    const relayed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/ingest/ruuvi',
+      headers: { authorization: `Bearer ${DEMO_GATEWAY_KEY}` },
+      payload: {
+        data: {
+          gw_mac: 'C8:25:2D:8E:9C:2C',
+          coordinates: '-90,180',
+          timestamp: String(Math.floor(ctx.clock.now().getTime() / 1000)),
+          tags: { [MACS.chamber]: { rssi: -127, timestamp: String(Math.floor(ctx.clock.now().getTime() / 1000) - 1), data: rawV2AdvertisementHex({ temperature: -80, humidity: 100, pressure: 50000, accelerationX: -32.767, accelerationY: 32.767, accelerationZ: 0, batteryMv: 3646, txPower: 20, movement: 254, seq: 65534, mac: 'CB:B8:33:4C:88:4F' })} },
+        },
+      },
+    });
+    record('POST', '/api/ingest/ruuvi', relayed);
+    expect(relayed.json(), relayed.body).toMatchObject({ accepted: 1, rejected: [] });
+
     // Report periods from a sheet: the first and the last day the product accepts (São Paulo wall clock).
     const sheet = await xlsxWith([
       [MACS.freezer, saoPauloText(FIRST), saoPauloText(new Date(INSTANT_MIN_MS + 86_400_000)), 'PDF'],
@@ -492,6 +523,8 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   // Offered plans: a retired one is not found there (ADR 28); the admin list reads it.
   if (url.startsWith('/api/plans/')) return (await ctx.db.selectFrom('plans').select('id').where('retired_at', 'is', null).execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/monitor/')) return [{ token: state.monitorToken }];
+  // The API reference page's files (ADR 34).
+  if (url === '/api/docs/:asset') return [{ asset: 'swagger-ui.css' }];
   // Only open invoices have a PIX code; every invoice has its page.
   if (url === '/api/invoices/:id/pix') {
     return (await ctx.db.selectFrom('invoices').select('id').where('status', 'in', ['pending', 'overdue']).execute()).map((r) => ({ id: r.id }));
@@ -589,6 +622,8 @@ describe('every read route answers the stored values', () => {
           // A read of one enterprise's settings asks it which enterprise when the query names none (a pt-BR 400).
           const mustChoose = queryFields(route).includes('enterprise_id') && !new URLSearchParams(query).has('enterprise_id');
           if (!exporting && mustChoose && res.statusCode === 400) expect(res.json().error, url).toMatch(/empresa/);
+          // An enterprise that never chose a plan has no subscription to read (ADR 32).
+          else if (route.url === '/api/subscription' && res.statusCode === 404) expect(res.json().error, url).toBe('A empresa ainda não tem assinatura.');
           else if (!exporting) expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
           if (exporting) continue;
           for (const token of [aurora, joao, maria, undefined]) {

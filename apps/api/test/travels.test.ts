@@ -64,6 +64,7 @@ describe('GET /api/travels', () => {
         temperature: { value: expect.any(Number) },
         humidity: { value: expect.any(Number) },
         last_update_date: expect.any(String),
+        expectedIntervalSeconds: expect.any(Number),
         config: { temperature: { min: 0, max: 8 }, humidity: { min: 30, max: 90 } },
       },
     ]);

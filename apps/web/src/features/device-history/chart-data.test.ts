@@ -35,8 +35,9 @@ describe('gaps', () => {
   it('breaks the lines where readings are missing for much longer than usual', () => {
     const t = [0, 300, 600, 900, 4500, 4800, 5100];
     const mean = [1, 2, 3, 4, 5, 6, 7];
+    // The break is one bucket after the last point before the gap (900 + 173), inside the gap.
     expect(withGaps(t, [mean], 173)).toEqual({
-      t: [0, 300, 600, 900, 1200, 4500, 4800, 5100],
+      t: [0, 300, 600, 900, 1073, 4500, 4800, 5100],
       rows: [[1, 2, 3, 4, null, 5, 6, 7]],
     });
   });

@@ -114,6 +114,9 @@ function openHistory({
 }
 
 const bodyRows = () => within(screen.getAllByRole('rowgroup')[1] as HTMLElement).getAllByRole('row');
+// The readings' table (the coverage panel has a table of gaps of its own).
+const readingsTable = () => screen.getAllByRole('table').find((table) => within(table).queryByText('Data/Hora (UTC)')) as HTMLElement;
+const readingRows = () => within(within(readingsTable()).getAllByRole('rowgroup')[1] as HTMLElement).getAllByRole('row');
 
 // Typing into several fields is slow on a busy two-core machine.
 describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
@@ -125,13 +128,13 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     expect(screen.getByText('SNT-H2')).toBeTruthy();
 
     expect(await screen.findByText('01/03/2024 12:30:45')).toBeTruthy();
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
+    expect(within(readingsTable()).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Data/Hora',
       'Data/Hora (UTC)',
       'Temperatura',
       'Umidade',
     ]);
-    const [first, second] = bodyRows();
+    const [first, second] = readingRows();
     expect(within(first as HTMLElement).getAllByRole('cell').map((td) => td.textContent)).toEqual([
       '01/03/2024 12:30:45',
       '01/03/2024 15:30:45',
@@ -141,7 +144,8 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     expect(within(second as HTMLElement).getByText('--')).toBeTruthy();
     expect(screen.getByTestId('readings-total').textContent).toContain('2 registros');
 
-    const [request] = urls('/history/mac/');
+    // The readings' request (the coverage panel asks /coverage of the same path).
+    const [request] = urls('/history/mac/').filter((url) => !url.pathname.endsWith('/coverage'));
     expect(request?.pathname).toBe(`/api/beacon-device/history/mac/${MAC_PATH}`);
     expect(request?.searchParams.get('page')).toBe('1');
     expect(request?.searchParams.get('limit')).toBe('50');

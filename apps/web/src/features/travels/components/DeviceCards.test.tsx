@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../../../app/providers';
 import { renderWithProviders } from '../../../test/render';
 import { ColourMemory } from '../../../components/device-state/colour-state';
@@ -23,6 +23,12 @@ function renderLive(ui: ReactElement) {
 }
 
 describe('device cards (T2)', () => {
+  // The fixtures' readings are of 01/03/2024 15:30:45 UTC: a minute later, so no card is silent (ADR 35). Only Date
+  // is faked; timers stay real for Testing Library.
+  beforeEach(() => {
+    vi.useFakeTimers({ now: new Date('2024-03-01T15:31:45Z'), toFake: ['Date'] });
+  });
+
   it('shows name, battery, temperature, humidity with 2 decimals and the last update in local time', () => {
     renderWithProviders(<DeviceCards travelId={TRAVEL_ID} devices={[makeTravelDevice()]} memory={new ColourMemory()} />);
     const view = within(card());
