@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 
 /** Data completeness (issue 14 item 3, ADR 0035) in Chromium. */
 
@@ -28,6 +28,19 @@ afterAll(async () => {
 async function shot(page: Page, name: string) {
   await screenshot(page, `completeness-${name}`);
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true }).catch(() => {});
+}
+
+/** Sets (or clears, with null) a device's expected interval as an administrator would in its configuration. */
+async function configureInterval(deviceId: string, seconds: number | null) {
+  const base = inject('baseURL');
+  const headers = { 'content-type': 'application/json' };
+  const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
+  const res = await fetch(`${base}/api/devices/${deviceId}`, {
+    method: 'PUT',
+    headers: { ...headers, authorization: `Bearer ${auth.token.token}` },
+    body: JSON.stringify({ config: { report_interval_seconds: seconds } }),
+  });
+  expect(res.status, await res.text()).toBe(200);
 }
 
 async function ingest(readings: unknown[]) {
@@ -82,6 +95,10 @@ describe('coverage in the device history and its report', () => {
     await page.getByRole('row').filter({ hasText: FREEZER.name }).getByRole('link', { name: 'Histórico' }).click();
     await page.waitForURL(`**/device-history/${encodeURIComponent(FREEZER.mac)}/**`);
     const url = new URL(page.url());
+    // The freezer's interval, set in its configuration: other specs feed it readings at other intervals, from which
+    // it would otherwise have learned one (ADR 35); restored to "learned" at the end.
+    const deviceIdFromUrl = decodeURIComponent(url.pathname.split('/').at(-1)!);
+    await configureInterval(deviceIdFromUrl, 60);
     url.searchParams.set('dateInitUtc', new Date(base).toISOString());
     url.searchParams.set('dateEndUtc', new Date(base + 40 * MIN).toISOString());
     url.searchParams.set('isUtc', 'true');
@@ -123,6 +140,7 @@ describe('coverage in the device history and its report', () => {
     await panel.waitFor();
     await shot(page, 'history-coverage-phone');
     expect(csp).toEqual([]);
+    await configureInterval(deviceIdFromUrl, null);
     await context.close();
   });
 });

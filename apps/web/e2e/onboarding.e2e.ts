@@ -140,15 +140,20 @@ describe('complete registration and plans (A4, A11)', () => {
     await shots(page, 'complete-register-step3');
     await page.getByRole('link', { name: 'Escolher plano' }).click();
     await page.waitForURL('**/plans');
+    // Each choice is confirmed in a modal that says when it takes effect (ADR 32): the first at once, with its invoice.
     await page.getByRole('button', { name: 'Selecionar plano Profissional Mensal' }).click();
+    await page.getByText(/passa a ser o da sua empresa agora/).waitFor();
+    await page.getByRole('button', { name: 'Confirmar troca' }).click();
     await page.getByText('Plano escolhido com sucesso!').waitFor();
     await page.getByRole('button', { name: 'Plano atual Profissional Mensal' }).waitFor();
     expect(await page.getByRole('button', { name: 'Plano atual Profissional Mensal' }).isDisabled()).toBe(true);
     await shots(page, 'plans-current');
     await page.getByRole('tab', { name: 'Anual' }).click();
     await page.getByRole('button', { name: 'Selecionar plano Empresarial Anual' }).click();
+    await page.getByText(/começa no próximo ciclo/).waitFor();
+    await page.getByRole('button', { name: 'Confirmar troca' }).click();
     await page.getByText('Pedido de troca de plano registrado!').waitFor();
-    await page.getByText(/Troca pedida: Empresarial/).waitFor();
+    await page.getByText(/Troca agendada: Empresarial/).waitFor();
     await shots(page, 'plans-change-requested');
     expect(cspViolations).toEqual([]);
     await context.close();
