@@ -41,6 +41,9 @@ export function TrackingLinkPanel({ travel, canManage }: { travel: Travel; canMa
   // Lookups are not pushed live (they are not travel changes): the managers ask for the newest count.
   const queryClient = useQueryClient();
   const [refreshing, setRefreshing] = useState(false);
+  // The mutation lives here, not in ManageLink: ManageLink is keyed by the saved settings so its form starts from
+  // them again, and a keyed child that remounts on success would drop the callbacks of its own mutate call.
+  const link = useTrackingLink(travel._id);
   const refresh = () => {
     setRefreshing(true);
     void queryClient.invalidateQueries({ queryKey: travelKeys.detail(travel._id) }).finally(() => setRefreshing(false));
@@ -97,7 +100,7 @@ export function TrackingLinkPanel({ travel, canManage }: { travel: Travel; canMa
             </ActionIcon>
           </Tooltip>
         </Group>
-        {canManage && <ManageLink key={`${travel.code}|${tracking.scope}|${tracking.expires_at_chosen ?? ''}`} travel={travel} state={state} />}
+        {canManage && <ManageLink key={`${travel.code}|${tracking.scope}|${tracking.expires_at_chosen ?? ''}`} travel={travel} state={state} link={link} />}
       </Stack>
     </Paper>
   );
@@ -111,8 +114,7 @@ type LinkFormValues = z.infer<typeof LinkForm>;
 
 const localInput = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DDTHH:mm') : '');
 
-function ManageLink({ travel, state }: { travel: Travel; state: ReturnType<typeof linkState> }) {
-  const link = useTrackingLink(travel._id);
+function ManageLink({ travel, state, link }: { travel: Travel; state: ReturnType<typeof linkState>; link: ReturnType<typeof useTrackingLink> }) {
   const [confirm, setConfirm] = useState<'revoke' | 'regenerate' | null>(null);
   const {
     control,
