@@ -1,6 +1,7 @@
 // Starts a throwaway Mosquitto broker (Debian's package, installed with apt when missing) on a free loopback
 // port, for the tests of the external-broker path. Persistence is on, so the broker can be stopped and
-// started again on the same port and still hold the queued messages of persistent sessions. As root,
+// started again on the same port and still hold the queued messages of persistent sessions (the benchmark's
+// broker runs without it, `persistence: false`, and with `extra` lines of its own). As root,
 // Mosquitto drops to its own `mosquitto` user after binding, so its folder is handed to that user.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,10 @@ const findMosquitto = firstExisting(['/usr/sbin/mosquitto', '/usr/bin/mosquitto'
 
 /**
  * Starts a broker; returns its URL, port, `stop()` (graceful: the broker saves its persistence),
- * `start()` (again, on the same port) and `dispose()` (stop and remove its files).
+ * `start()` (again, on the same port) and `dispose()` (stop and remove its files). `extra`: more lines of
+ * mosquitto.conf, after these (a later line wins).
  */
-export async function startMosquitto() {
+export async function startMosquitto({ persistence = true, extra = [] } = {}) {
   const bin = ensureDebianPackage({ pkg: 'mosquitto', find: findMosquitto, label: 'mqtt' });
   const dir = mkdtempSync(path.join(tmpdir(), 'sentinela-mqtt-'));
   chmodSync(dir, 0o777);
@@ -27,14 +29,13 @@ export async function startMosquitto() {
     [
       `listener ${port} 127.0.0.1`,
       'allow_anonymous true',
-      'persistence true',
-      `persistence_location ${dir}/`,
-      'autosave_interval 1',
+      ...(persistence ? ['persistence true', `persistence_location ${dir}/`, 'autosave_interval 1'] : ['persistence false']),
       'max_queued_messages 100000',
       'log_dest stderr',
       'log_type error',
       'log_type warning',
       ...(isRoot ? ['user mosquitto'] : []),
+      ...extra,
     ].join('\n') + '\n',
   );
   chmodSync(conf, 0o644);

@@ -52,6 +52,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mqttUrl: undefined,
   mqttGatewayKey: undefined,
   mqttClientId: 'sentinela-test',
+  mqttShareGroup: undefined,
+  mqttSubscriberConnections: 1,
   mqttMaxPacketBytes: 1024 * 1024,
   mqttConnectMaxBytes: 16_384,
   mqttConnectTimeoutSeconds: 10,

@@ -38,6 +38,11 @@ const Env = z.object({
   MQTT_URL: z.string().optional(),
   MQTT_GATEWAY_KEY: z.string().optional(),
   MQTT_CLIENT_ID: z.string().default('sentinela-ingest'),
+  // Several servers behind one external broker (docs/scaling.md): members of one shared-subscription group split the
+  // messages, each stored once; several connections per server keep several messages in flight (mqtt.js handles one
+  // at a time per connection).
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-" (at most 64)').optional().or(z.literal('')),
+  MQTT_SUBSCRIBER_CONNECTIONS: z.coerce.number().int().min(1).max(64).default(1),
   // The embedded broker refuses a packet by its header (ADR 12): above this size once authenticated, above the
   // smaller one before; a connection that sends no CONNECT within the timeout is closed.
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(1024 * 1024),
@@ -202,6 +207,10 @@ export interface AppConfig {
   /** The gateway key that readings arriving through the external broker are attributed to. */
   mqttGatewayKey: string | undefined;
   mqttClientId: string;
+  /** With mqttUrl: the shared-subscription group this server subscribes in ($share/{group}/…), if any. */
+  mqttShareGroup: string | undefined;
+  /** With mqttUrl and a share group: connections (sessions) this server subscribes with. */
+  mqttSubscriberConnections: number;
   mqttMaxPacketBytes: number;
   mqttConnectMaxBytes: number;
   mqttConnectTimeoutSeconds: number;
@@ -394,6 +403,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
   }
+  if (e.MQTT_SUBSCRIBER_CONNECTIONS > 1 && !e.MQTT_SHARE_GROUP) {
+    // Without a shared subscription every connection would receive every message: the work done N times over.
+    throw new Error('Invalid configuration:\n  MQTT_SUBSCRIBER_CONNECTIONS: more than 1 only with MQTT_SHARE_GROUP (otherwise each connection receives every message)');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -422,6 +435,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mqttUrl: e.MQTT_URL || undefined,
     mqttGatewayKey: e.MQTT_GATEWAY_KEY || undefined,
     mqttClientId: e.MQTT_CLIENT_ID,
+    mqttShareGroup: e.MQTT_SHARE_GROUP || undefined,
+    mqttSubscriberConnections: e.MQTT_SUBSCRIBER_CONNECTIONS,
     mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
     mqttConnectMaxBytes: e.MQTT_CONNECT_MAX_BYTES,
     mqttConnectTimeoutSeconds: e.MQTT_CONNECT_TIMEOUT_SECONDS,

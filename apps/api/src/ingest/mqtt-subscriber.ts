@@ -1,12 +1,12 @@
 import { connect, type IPublishPacket, type MqttClient } from 'mqtt';
-import type { IngestPart, IngestService } from './ingest-service';
+import type { GatewayIdentity, IngestPart, IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
 import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
 import { settleEachMessage } from './mqtt-settlement';
 import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
 
 export interface ExternalSubscriber {
-  /** Resolves once the first subscription is acknowledged by the broker. */
+  /** Resolves once the readings subscription of every connection was first acknowledged by the broker. */
   whenSubscribed(): Promise<void>;
   close(): Promise<void>;
 }
@@ -17,33 +17,28 @@ interface Logger {
   info(obj: unknown, msg: string): void;
 }
 
+type SubscriberOptions = Parameters<typeof startExternalSubscriber>[0];
+
+/** A topic filter, as a member of the share group when there is one. */
+export function sharedFilter(filter: string, group: string | undefined): string {
+  return group ? `$share/${group}/${filter}` : filter;
+}
+
 /**
- * Reads readings from an external broker (MQTT_URL) instead of running the embedded one. Gateways
- * authenticate with that broker; what arrives here is attributed to the gateway of MQTT_GATEWAY_KEY.
- *
- * Nothing acknowledged is lost: the session is persistent (clean: false, a fixed client id), so the broker
- * keeps our subscription and queues messages while we are away, and a message is acknowledged only after
- * its transaction committed. A message delivered again after a reconnect is stored once, since readings
- * are idempotent on (device, time). mqtt.js hands messages over one at a time and acknowledges them in
- * order, so each message is its own transaction here; gateways behind an external broker should publish
- * batches (`{"readings": [...]}`).
+ * One persistent session with the broker. `onFirstSubscription` is called once, when its readings subscription is
+ * first acknowledged.
  */
-export async function startExternalSubscriber(options: {
-  url: string;
-  gatewayKey: string;
-  clientId: string;
-  ingest: IngestService;
-  log: Logger;
-  reconnectPeriodMs?: number;
-}): Promise<ExternalSubscriber> {
+function subscriberConnection(
+  options: SubscriberOptions,
+  clientId: string,
+  group: string | undefined,
+  batcher: MicroBatcher<IngestPart>,
+  gateway: GatewayIdentity,
+  onFirstSubscription: () => void,
+): MqttClient {
   const { ingest, log } = options;
-  const gateway = await ingest.authenticateKey(options.gatewayKey);
-  if (!gateway) throw new Error('MQTT_GATEWAY_KEY is not the key of an active gateway');
-
-  const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 500, maxWaitMs: 0, maxConcurrent: 1 });
-
   const client: MqttClient = connect(options.url, {
-    clientId: options.clientId,
+    clientId,
     clean: false,
     protocolVersion: 4,
     reconnectPeriod: options.reconnectPeriodMs ?? 1000,
@@ -51,20 +46,22 @@ export async function startExternalSubscriber(options: {
     resubscribe: true,
   });
 
-  let subscribed!: () => void;
-  const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
+  let first = true;
   client.on('connect', (connack) => {
-    log.info({ url: options.url, sessionPresent: connack.sessionPresent }, 'connected to the MQTT broker');
-    client.subscribe(READINGS_TOPIC_FILTER, { qos: 1 }, (err) => {
+    log.info({ url: options.url, clientId, sessionPresent: connack.sessionPresent }, 'connected to the MQTT broker');
+    client.subscribe(sharedFilter(READINGS_TOPIC_FILTER, group), { qos: 1 }, (err) => {
       if (err) log.error({ err }, 'MQTT subscription refused');
-      else subscribed();
+      else if (first) {
+        first = false;
+        onFirstSubscription();
+      }
     });
     // Ruuvi Gateways' own topics (ADR 33), a subscription of its own so that the readings one stays exactly as it was.
-    client.subscribe(RUUVI_TOPIC_FILTER, { qos: 1 }, (err) => {
+    client.subscribe(sharedFilter(RUUVI_TOPIC_FILTER, group), { qos: 1 }, (err) => {
       if (err) log.error({ err }, 'MQTT subscription to Ruuvi Gateway topics refused');
     });
   });
-  client.on('offline', () => log.warn({ url: options.url }, 'MQTT broker unreachable; reconnecting'));
+  client.on('offline', () => log.warn({ url: options.url, clientId }, 'MQTT broker unreachable; reconnecting'));
   client.on('error', (err) => log.error({ err }, 'MQTT client error'));
 
   // The PUBACK is sent when this callback is called: after the commit. On a failed store we drop the
@@ -80,12 +77,61 @@ export async function startExternalSubscriber(options: {
       },
     );
   };
+  return client;
+}
+
+/**
+ * Reads readings from an external broker (MQTT_URL) instead of running the embedded one. Gateways
+ * authenticate with that broker; what arrives here is attributed to the gateway of MQTT_GATEWAY_KEY.
+ *
+ * Nothing acknowledged is lost: the session is persistent (clean: false, a fixed client id), so the broker
+ * keeps our subscription and queues messages while we are away, and a message is acknowledged only after
+ * its transaction committed. A message delivered again after a reconnect is stored once, since readings
+ * are idempotent on (device, time). mqtt.js hands a connection's messages over one at a time and acknowledges
+ * them in order, so with one connection each message is its own transaction; with a share group, `connections`
+ * sessions keep that many messages in flight, gathered into one batch by the micro-batcher. Gateways behind an
+ * external broker should still publish batches (`{"readings": [...]}`) where they can.
+ */
+export async function startExternalSubscriber(options: {
+  url: string;
+  gatewayKey: string;
+  clientId: string;
+  ingest: IngestService;
+  log: Logger;
+  reconnectPeriodMs?: number;
+  /**
+   * A shared-subscription group ($share/{group}/…, MQTT 5 and, in Mosquitto, EMQX, VerneMQ and HiveMQ, 3.1.1 too):
+   * the broker hands each message to one member, so several servers (and several connections of one server) split
+   * the messages instead of each storing all of them.
+   */
+  shareGroup?: string;
+  /** With a share group: sessions this server subscribes with (client ids `{clientId}-1`…), messages in flight at once. */
+  connections?: number;
+}): Promise<ExternalSubscriber> {
+  const { ingest, log } = options;
+  const gateway = await ingest.authenticateKey(options.gatewayKey);
+  if (!gateway) throw new Error('MQTT_GATEWAY_KEY is not the key of an active gateway');
+
+  const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 500, maxWaitMs: 0, maxConcurrent: 1 });
+
+  const group = options.shareGroup;
+  const count = group ? Math.max(1, options.connections ?? 1) : 1;
+  let subscribed!: () => void;
+  const firstSubscription = new Promise<void>((resolve) => (subscribed = resolve));
+  let subscribedClients = 0;
+  const clients: MqttClient[] = [];
+  for (let i = 0; i < count; i++) {
+    const clientId = count === 1 ? options.clientId : `${options.clientId}-${i + 1}`;
+    clients.push(subscriberConnection(options, clientId, group, batcher, gateway, () => {
+      if (++subscribedClients === count) subscribed();
+    }));
+  }
 
   return {
     whenSubscribed: () => firstSubscription,
     async close() {
       await batcher.drain();
-      await client.endAsync();
+      await Promise.all(clients.map((client) => client.endAsync()));
     },
   };
 }

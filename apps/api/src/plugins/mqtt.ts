@@ -56,6 +56,8 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
           url: config.mqttUrl,
           gatewayKey: config.mqttGatewayKey ?? '',
           clientId: config.mqttClientId,
+          shareGroup: config.mqttShareGroup,
+          connections: config.mqttSubscriberConnections,
           ingest: services.ingest,
           log: app.log,
         });
