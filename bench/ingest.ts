@@ -1,7 +1,8 @@
 // Ingestion benchmark phases, each run as its own process by scripts/bench.mjs (`npm run bench`):
 //   setup  --db URL --devices N                      migrate, create the gateway and N devices; prints {"key"}
 //   http   --url URL --key K --devices N --duration S --concurrency C --batch B
-//   mqtt   --mqtt-url URL --key K --devices N --duration S --connections C --window W
+//   mqtt   --mqtt-url URL --key K --devices N --duration S --connections C --window W [--rate R]
+//          (--rate: at most R messages a second in all, for a broker that acknowledges before the server stores)
 //   copy   --db URL --devices N --from http-result.json   COPY of the very rows the http phase stored
 // Each phase prints one JSON line with its figures. Readings are deterministic (device, sequence number),
 // which is what lets the COPY phase write the same rows the HTTP phase sent.
@@ -36,6 +37,7 @@ const { positionals, values: args } = parseArgs({
     window: { type: 'string', default: '500' },
     from: { type: 'string' },
     start: { type: 'string' },
+    rate: { type: 'string' },
   },
 });
 
@@ -232,6 +234,10 @@ async function mqttPhase() {
   const durationMs = Number(args.duration) * 1000;
   const warmupMs = Number(args.warmup) * 1000;
   const startMs = Number(args.start ?? Date.now() - 2 * 3_600_000);
+  // An external broker acknowledges on receipt, before any server stored the message: a closed loop would only
+  // measure the broker. With --rate the gateways publish on schedule, each its share of the rate.
+  const perConnectionRate = args.rate ? Number(args.rate) / connections : Infinity;
+  const published = new Array<number>(connections).fill(0);
   const latencies: number[] = [];
   let measured = 0;
   let total = 0;
@@ -244,15 +250,18 @@ async function mqttPhase() {
       const cursor = new Array<number>(devices.length).fill(0);
       let next = 0;
       const send = (gateway: RawGateway) => {
-        while (!stopped && gateway.inflight < window) {
+        while (!stopped && gateway.inflight < window && published[c]! < (performance.now() - t0) / 1000 * perConnectionRate) {
           if (performance.now() - t0 >= durationMs) {
             stopped = true;
             break;
           }
           const k = next++ % devices.length;
+          published[c]!++;
           const r = reading(devices[k]!, cursor[k]!++ * 2 + 1, startMs);
           gateway.publish(`devices/${r.mac}/readings`, `{"ts":"${r.ts}","temperature":${r.temperature},"humidity":${r.humidity},"battery":${r.battery}}`);
         }
+        // Paced by --rate, a gateway may stop with nothing in flight: no acknowledgement will come to finish it.
+        if (stopped && gateway.inflight === 0) finished[c]?.();
       };
       const gateway: RawGateway = await RawGateway.connect(args['mqtt-url']!, `bench-${c}`, args.key!, (latency) => {
         total++;
@@ -267,6 +276,7 @@ async function mqttPhase() {
     }),
   );
   t0 = performance.now();
+  const pacer = Number.isFinite(perConnectionRate) ? setInterval(() => gateways.forEach(({ gateway, send }) => send(gateway)), 5) : undefined;
   await Promise.all(
     gateways.map(({ gateway, send }, c) =>
       new Promise<void>((resolve) => {
@@ -275,12 +285,14 @@ async function mqttPhase() {
       }),
     ),
   );
+  clearInterval(pacer);
   const seconds = (durationMs - warmupMs) / 1000;
   for (const { gateway } of gateways) gateway.close();
   latencies.sort((a, b) => a - b);
   emit({
     phase: 'mqtt', readingsPerSecond: Math.round(measured / seconds), seconds: Math.round(seconds), acknowledged: total,
     p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), connections, window,
+    ...(args.rate ? { rate: Number(args.rate) } : {}),
   });
 }
 

@@ -24,6 +24,11 @@
 // is sent again a second after its answer; 0: back to back).
 // Then the web app (issue 15, item 5): builds it and prints the first-load gzip size of each route of
 // apps/web/route-budgets.json beside its budget.
+// With --servers 2 (or more), after ingestion: MQTT through an external broker (scripts/lib/bench-mqtt-cluster.mjs,
+// docs/scaling.md): a throwaway Mosquitto, that many API processes splitting its messages in one shared-subscription
+// group (--mqtt-subscribers sessions each, 16), gateways publishing --mqtt-rate messages a second (5,000); prints
+// the broker's PUBACK p99, readings stored per second, and checks every acknowledged reading was stored, each
+// message delivered to one server only. --only mqtt-cluster runs it alone.
 // --only ingest|history|realtime|reports|abuse|web runs one of the six.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn, spawnSync } from 'node:child_process';
@@ -35,6 +40,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startPostgres } from './lib/postgres.mjs';
 import { startRedis } from './lib/redis.mjs';
+import { mqttClusterBenchmark } from './lib/bench-mqtt-cluster.mjs';
 import { formatRouteSizes, routeSizes } from './lib/route-sizes.mjs';
 import { BENCH_LIMITS_ENV, serverArgs } from './lib/server-process.mjs';
 
@@ -61,6 +67,8 @@ const { values: args } = parseArgs({
     'client-processes': { type: 'string', default: '2' },
     servers: { type: 'string', default: '1' },
     positions: { type: 'boolean', default: false },
+    'mqtt-subscribers': { type: 'string', default: '16' },
+    'mqtt-rate': { type: 'string', default: '5000' },
     'abuse-seconds': { type: 'string' },
     'abuse-attacks': { type: 'string', default: 'uploads,flood,poison' },
     'abuse-upload-pause': { type: 'string', default: '1000' },
@@ -134,6 +142,9 @@ let server;
 const cleanups = [];
 try {
   if (!args.only || args.only === 'ingest') await ingestionBenchmark();
+  if (((!args.only || args.only === 'ingest') && Number(args.servers) > 1) || args.only === 'mqtt-cluster') {
+    await mqttClusterBenchmark({ root, outDir, postgresUrl: postgres.url, args, seconds, phase, waitForHealth, cleanups, cpu: { cpuSeconds, coresSince } });
+  }
   if (!args.only || args.only === 'history') {
     const historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
     if ((await runScript('bench/history.ts', historyArgs, { DATABASE_URL: postgres.url })) !== 0) process.exitCode = 1;
