@@ -30,11 +30,11 @@ const FREEZER = 'C3:00:00:00:01:04';
 const GROUP = 'sentinela-test';
 
 /** Readings each server handed to its ingestion (counted around the real call). */
-const handled = [0, 0];
-function countIngested(services: AppServices, index: number) {
+const handled = { first: 0, second: 0 };
+function countIngested(services: AppServices, server: keyof typeof handled) {
   const ingest = services.ingest.ingest.bind(services.ingest);
   services.ingest.ingest = (parts: IngestPart[]) => {
-    for (const part of parts) handled[index] += part.readings.length;
+    for (const part of parts) handled[server] += part.readings.length;
     return ingest(parts);
   };
 }
@@ -65,8 +65,8 @@ beforeAll(async () => {
   second = await buildApp({ config: testConfig(sharedConfig(`sentinela-b-${randomUUID()}`)), db: ctx.db, clock: ctx.clock, logger: false });
   await second.app.ready();
   await Promise.all([ctx.app.mqtt!.ready(), second.app.mqtt!.ready()]);
-  countIngested(ctx.services, 0);
-  countIngested(second.services, 1);
+  countIngested(ctx.services, 'first');
+  countIngested(second.services, 'second');
   ctx.clock.advance(60_000);
 }, 60_000);
 
@@ -93,9 +93,9 @@ describe('several servers behind one external broker (shared subscriptions)', ()
     const mine = (await readingsOf(ctx, FREEZER, from)).filter((r) => (r.ts.getTime() - base) % 1000 === 0).map((r) => (r.ts.getTime() - base) / 1000);
     expect(mine).toEqual(Array.from({ length: total }, (_, i) => i));
     // Each message reached one session of one server: without the group, each of the four sessions would get all.
-    expect(handled[0] + handled[1]).toBe(total);
-    expect(handled[0]).toBeGreaterThan(0);
-    expect(handled[1]).toBeGreaterThan(0);
+    expect(handled.first + handled.second).toBe(total);
+    expect(handled.first).toBeGreaterThan(0);
+    expect(handled.second).toBeGreaterThan(0);
   });
 
   it('subscribes in the group only when one is set', () => {
