@@ -87,5 +87,5 @@ export async function refreshRollups(db: Db, range: { deviceNums?: readonly numb
     INSERT INTO reading_rollups ${COLUMNS}
     SELECT x.device_num, date_bin('1 hour', x.ts, timestamptz 'epoch'), ${AGGREGATES}
     FROM readings x WHERE x.ts >= ${from}::timestamptz AND x.ts < ${to}::timestamptz ${devices('x.device_num')}
-    GROUP BY 1, 2`.execute(db);
+    GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
 }
