@@ -137,6 +137,15 @@ describe('roll-up maintenance', () => {
     expect(await rollupMismatches()).toEqual([]);
   });
 
+  it('stays exact when overlapping batches of the same device and hours arrive at once', async () => {
+    const base = hoursAgo(25 * 24) + 40 * MIN;
+    const reading = (i: number) => ({ mac: FREEZER, ts: iso(base + i * MIN), temperature: -18 - (i % 4) / 2, humidity: 50 + (i % 3) });
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => reading(from + k));
+    const results = await Promise.all([post(range(0, 40)), post(range(20, 60)), post(range(10, 50))]);
+    expect(results.reduce((n, r) => n + r.accepted, 0)).toBe(60);
+    expect(await rollupMismatches()).toEqual([]);
+  });
+
   it('the migration rolls up the readings stored before it', async () => {
     const before = await rollupCount();
     await sql`DROP TABLE reading_rollups`.execute(ctx.db);
