@@ -8,6 +8,7 @@ import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/se
 import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
 import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
+import { addBatchToRollups } from '../modules/readings/rollups';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
   addDiscoveredDevices,
@@ -221,6 +222,8 @@ export class IngestService {
       async (trx) => {
         const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
         const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
+        // ADR 0041: after the devices' locks; a batch that skipped duplicates recounts the hours it touched.
+        await addBatchToRollups(trx, columns, { allNew: !skipDuplicates });
         await addRejectionCounts(trx, counts, now);
         await addDiscoveredDevices(trx, discovered);
         return { inserted, effects };
