@@ -1,3 +1,6 @@
+import '@mantine/core/styles/Checkbox.css';
+import '@mantine/core/styles/Pagination.css';
+import '@mantine/core/styles/Table.css';
 import { ActionIcon, Center, Checkbox, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/NavLink.css';
 import { Box, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';

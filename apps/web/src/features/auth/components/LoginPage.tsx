@@ -1,12 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { LoginBody, MSG } from '@sentinela/contract';
+import { MSG, type LoginBody } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../../lib/api-client';
 import { paths, returnPath } from '../../../lib/paths';
-import { useSignIn } from '../api/sign-in';
+import { loadSignIn, useSignIn } from '../api/use-sign-in';
+
+// zod, the login schema and the sign-in calls are not needed to paint the form: they load when the user starts
+// typing (or submits), so /login's first load stays small (issue 15 item 5, ADR 0040).
+const loadLoginCheck = () => import('./login-check');
+const resolver: Resolver<LoginBody> = async (values, context, options) =>
+  (await loadLoginCheck()).loginResolver(values, context, options);
+function preloadSignIn() {
+  void loadLoginCheck();
+  void loadSignIn();
+}
 
 /** /login (A2). */
 export function LoginPage() {
@@ -17,7 +26,7 @@ export function LoginPage() {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(LoginBody), defaultValues: { username: '', password: '' } });
+  } = useForm<LoginBody>({ resolver, defaultValues: { username: '', password: '' } });
 
   const onSubmit = handleSubmit((credentials) =>
     signIn.mutate(credentials, { onSuccess: () => void navigate(returnPath(state), { replace: true }) }),
@@ -25,7 +34,7 @@ export function LoginPage() {
 
   return (
     <Paper withBorder shadow="sm" radius="md" p="xl" maw={420} mx="auto" mt="xl">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={onSubmit} onInput={preloadSignIn} noValidate>
         <Stack>
           <Title order={2} ta="center">
             Entrar
