@@ -19,5 +19,19 @@ export default defineConfig({
     manifest: true,
     // Screens are split with React.lazy; the first-load budgets per route (route-budgets.json) guard the shared part.
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        // The popovers' positioning library in a chunk of its own: left to the bundler, small modules that share its
+        // importers (Mantine's VisuallyHidden, say) join its chunk and bring its ~14 kB gzip to screens without
+        // any popover, such as /my-devices. React has its group too, taken first: a group takes in the modules
+        // it imports, and the entry would otherwise import floating-ui's chunk for React (ADR 0040).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'floating-ui', test: /[\\/]node_modules[\\/]@floating-ui[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });
