@@ -19,6 +19,9 @@ export default defineConfig({
     manifest: true,
     // Screens are split with React.lazy; the first-load budgets per route (route-budgets.json) guard the shared part.
     chunkSizeWarningLimit: 700,
+    // Browsers without <link rel="modulepreload"> (Safari before 17) still load every module, only without the
+    // early preload: the polyfill would cost every route's first load instead (ADR 0040).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // The popovers' positioning library in a chunk of its own: left to the bundler, small modules that share its

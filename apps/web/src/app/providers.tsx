@@ -2,7 +2,6 @@ import { createTheme, MantineProvider, PasswordInput } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
-import '../lib/dayjs';
 
 const NotificationsHost = lazy(() => import('./NotificationsHost').then((module) => ({ default: module.NotificationsHost })));
 
