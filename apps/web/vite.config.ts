@@ -30,8 +30,9 @@ export default defineConfig({
         // it imports, and the entry would otherwise import floating-ui's chunk for React (ADR 0040).
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: 'floating-ui', test: /[\\/]node_modules[\\/]@floating-ui[\\/]/, priority: 1 },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'floating-ui', test: /[\\/]node_modules[\\/]@floating-ui[\\/]/, priority: 2 },
+            { name: 'initial', tags: ['$initial'], priority: 1 },
           ],
         },
       },
