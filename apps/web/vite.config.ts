@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { buildInfo } from './build-info-plugin.ts';
+import { scrollAreaMergeRefs } from './scroll-area-merge-refs-plugin.ts';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo()],
+  plugins: [react(), buildInfo(), scrollAreaMergeRefs()],
   server: {
     proxy: {
       '/api': { target: api, changeOrigin: true },
