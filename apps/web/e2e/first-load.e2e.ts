@@ -46,11 +46,11 @@ describe('first load (issue 15 item 5)', () => {
       await page.getByRole('row').nth(1).waitFor();
       // The shared screen styles arrived with the screen: the shell's header is Mantine's fixed one.
       expect(await page.getByRole('banner').evaluate((header) => getComputedStyle(header).position)).toBe('fixed');
+      await screenshot(page, `first-load-my-devices-${label}`);
       if (viewport === PHONE) {
         await page.getByRole('button', { name: 'Abrir menu' }).click();
         await page.getByRole('link', { name: 'Usuários' }).waitFor();
       }
-      await screenshot(page, `first-load-my-devices-${label}`);
       expect(violations).toEqual([]);
       await context.close();
     });
