@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { buildInfo } from './build-info-plugin.ts';
+import { scrollAreaMergeRefs } from './scroll-area-merge-refs-plugin.ts';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo()],
+  plugins: [react(), buildInfo(), scrollAreaMergeRefs()],
   server: {
     proxy: {
       '/api': { target: api, changeOrigin: true },
@@ -17,15 +18,24 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/.vite/manifest.json: which files each route loads first, for the size budgets (scripts/check-web-budgets.mjs).
     manifest: true,
-    // The entry chunk holds what every screen shares (React, router, Mantine, zod): ~190 kB gzip.
-    // Screens are split with React.lazy; this limit flags growth of the shared part.
+    // Screens are split with React.lazy; the first-load budgets per route (route-budgets.json) guard the shared part.
     chunkSizeWarningLimit: 700,
-    rollupOptions: {
+    // Browsers without <link rel="modulepreload"> (Safari before 17) still load every module, only without the
+    // early preload: the polyfill would cost every route's first load instead (ADR 0040).
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
       output: {
-        // zod and the switch that keeps it from probing for eval (lib/zod-without-eval.ts) share one chunk, so the
-        // switch runs before any other chunk builds a schema: left to the bundler, the contract's schemas can land in
-        // zod's chunk and be built (and probe) before main.tsx's first import runs, a CSP violation (ADR 0014).
-        manualChunks: (id) => (id.includes('/node_modules/zod/') || id.endsWith('/lib/zod-without-eval.ts') ? 'zod' : undefined),
+        // The popovers' positioning library in a chunk of its own: left to the bundler, small modules that share its
+        // importers (Mantine's VisuallyHidden, say) join its chunk and bring its ~14 kB gzip to screens without
+        // any popover, such as /my-devices. React has its group too, taken first: a group takes in the modules
+        // it imports, and the entry would otherwise import floating-ui's chunk for React (ADR 0040).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'floating-ui', test: /[\\/]node_modules[\\/]@floating-ui[\\/]/, priority: 2 },
+            { name: 'initial', tags: ['$initial'], priority: 1 },
+          ],
+        },
       },
     },
   },

@@ -1,10 +1,9 @@
 import { createTheme, MantineProvider, PasswordInput } from '@mantine/core';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
-import '../lib/dayjs';
+
+const NotificationsHost = lazy(() => import('./NotificationsHost').then((module) => ({ default: module.NotificationsHost })));
 
 export const theme = createTheme({
   primaryColor: 'teal',
@@ -36,10 +35,10 @@ export function createQueryClient(): QueryClient {
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <MantineProvider theme={theme}>
-      <Notifications position="top-right" />
-      <ModalsProvider>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </ModalsProvider>
+      <Suspense fallback={null}>
+        <NotificationsHost />
+      </Suspense>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.css';
 import { Select } from '@mantine/core';
 import { EnterpriseSummary, Profile, z } from '@sentinela/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';

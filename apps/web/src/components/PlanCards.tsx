@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Badge, Button, Card, List, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { isMonthlyCycle, type Plan } from '@sentinela/contract';
 import { IconCheck } from '@tabler/icons-react';

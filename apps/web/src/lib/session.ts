@@ -1,4 +1,4 @@
-import { SESSION_WINDOW_MS, SessionUser, UserClientIdResponse } from '@sentinela/contract';
+import { SESSION_WINDOW_MS, type SessionUser, type UserClientIdResponse } from '@sentinela/contract';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 
 /**
@@ -21,13 +21,24 @@ const expiryListeners = new Set<Listener>();
 // undefined: not read from storage yet; null: signed out.
 let current: Session | null | undefined;
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * What the guards and menus read before any screen loads (id and profile). The stored user was parsed with the
+ * contract's schema when it was stored; the whole shape is checked again by the signed-in shell
+ * (`storedSessionIsValid`), so zod stays out of the first load of every screen (ADR 0040).
+ */
+function looksLikeUser(value: unknown): value is SessionUser {
+  return isObject(value) && typeof value._id === 'string' && isObject(value.profile) && typeof value.profile._id === 'number';
+}
+
 function readStoredSession(): Session | null {
   try {
     const token = sessionStorage.getItem(KEYS.token);
-    const user = SessionUser.safeParse(JSON.parse(sessionStorage.getItem(KEYS.user) ?? 'null'));
-    const enterprise = UserClientIdResponse.safeParse(JSON.parse(sessionStorage.getItem(KEYS.enterprise) ?? 'null'));
-    if (!token || !user.success || !enterprise.success) return null;
-    return { token, user: user.data, enterprise: enterprise.data };
+    const user: unknown = JSON.parse(sessionStorage.getItem(KEYS.user) ?? 'null');
+    const enterprise: unknown = JSON.parse(sessionStorage.getItem(KEYS.enterprise) ?? 'null');
+    if (!token || !looksLikeUser(user) || !isObject(enterprise)) return null;
+    return { token, user, enterprise: enterprise as UserClientIdResponse };
   } catch {
     return null;
   }

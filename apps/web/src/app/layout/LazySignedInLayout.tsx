@@ -1,9 +1,10 @@
 import { lazy, Suspense } from 'react';
+import { loadScreen } from '../load-screen';
 import { PageFallback } from './PageFallback';
 
 // The signed-in shell (menu, open-alarms badge and its socket, report exports) is a chunk of its own: the screens
 // of a visitor (/login, /register, the landing page) never load it (issue 15, item 5).
-const SignedInLayout = lazy(() => import('./SignedInLayout').then((module) => ({ default: module.SignedInLayout })));
+const SignedInLayout = lazy(() => loadScreen(() => import('./SignedInLayout')).then((module) => ({ default: module.SignedInLayout })));
 
 export function LazySignedInLayout() {
   return (

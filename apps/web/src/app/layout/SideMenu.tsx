@@ -1,4 +1,5 @@
-import { Box, Divider, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/NavLink.css';
+import { Box, Divider, NavLink, Stack, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import { EMAIL_MAX_LENGTH, ENTERPRISE_NAME_MAX_LENGTH, truncate } from '../../lib/format';
@@ -37,8 +38,9 @@ export function SideMenu({ session, onLogout, onNavigate, entries = screens }: S
       </Box>
       <Divider />
       {/* minHeight 0: a flex item would otherwise grow to its content, and a long menu (the super admin's, on a
-          phone) would run off the screen instead of scrolling. */}
-      <ScrollArea style={{ flex: 1, minHeight: 0 }} p="xs">
+          phone) would run off the screen instead of scrolling. The browser's own scrolling: Mantine's ScrollArea
+          would bring the popovers' positioning library into the shell's first load (ADR 0040). */}
+      <Box style={{ flex: 1, minHeight: 0, overflowY: 'auto' }} p="xs">
         <nav aria-label="Menu principal">
           {items.map((item) => (
             <NavLink
@@ -51,7 +53,7 @@ export function SideMenu({ session, onLogout, onNavigate, entries = screens }: S
             />
           ))}
         </nav>
-      </ScrollArea>
+      </Box>
       <Divider />
       <Box p="xs">
         <NavLink component="button" type="button" label="Sair" leftSection={<IconLogout size={16} />} onClick={onLogout} />

@@ -1,13 +1,14 @@
 import { Anchor, AppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { OpenAlarmsBadge } from '../../features/open-alarms/components/OpenAlarmsBadge';
 import { ReportExportProvider } from '../../components/report-export/export-provider';
 import { LiveAlarmsProvider } from '../../lib/live-alarms';
 import { SIGNED_IN_HOME } from '../../lib/paths';
-import { useRequiredSession } from '../../lib/session';
+import { clearSession, useRequiredSession } from '../../lib/session';
+import { storedSessionIsValid } from '../../lib/session-check';
 import { PageFallback } from './PageFallback';
 import { SideMenu } from './SideMenu';
 
@@ -19,6 +20,12 @@ export function SignedInLayout() {
   const session = useRequiredSession();
   const logout = useLogout();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // A stored session of another shape (written by an older build) ends here: the guards send the user to /login.
+  const valid = useMemo(() => storedSessionIsValid(session), [session]);
+  useEffect(() => {
+    if (!valid) clearSession();
+  }, [valid]);
+  if (!valid) return null;
 
   return (
     <LiveAlarmsProvider token={session.token}>

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Center, Group, Loader, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { formatHumidity, formatTemperature } from '../../lib/format';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Menu.css';
 import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconFileSpreadsheet, IconFileTypePdf, IconReport } from '@tabler/icons-react';
 import type { ExportFormat, ExportTarget } from './request-export';

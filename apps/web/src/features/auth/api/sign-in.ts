@@ -1,5 +1,4 @@
 import type { LoginBody } from '@sentinela/contract';
-import { useMutation } from '@tanstack/react-query';
 import { startSession, type Session } from '../../../lib/session';
 import { authenticate } from './authenticate';
 import { getUserClientId } from './get-user-client-id';
@@ -11,8 +10,4 @@ export async function signIn(credentials: LoginBody): Promise<Session> {
   const session: Session = { token: token.token, user, enterprise };
   startSession(session);
   return session;
-}
-
-export function useSignIn() {
-  return useMutation({ mutationFn: signIn });
 }

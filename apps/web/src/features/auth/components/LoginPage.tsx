@@ -1,52 +1,78 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { LoginBody, MSG } from '@sentinela/contract';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { useForm } from 'react-hook-form';
+import { Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { errorMessage } from '../../../lib/api-client';
 import { paths, returnPath } from '../../../lib/paths';
-import { useSignIn } from '../api/sign-in';
+import { loadSignIn, useSignIn } from '../api/use-sign-in';
+import type { LoginField } from './login-check';
+
+// zod, the login schema and the sign-in calls are not needed to paint the form: they load when the user starts
+// typing (or submits), so /login's first load stays small. For the same reason this two-field form keeps its own
+// state instead of react-hook-form's (~13 kB gzip); it checks with the contract's schema all the same, on submit and,
+// after a first submit, on each change, as the other forms do (issue 15 item 5, ADR 0040).
+const loadLoginCheck = () => import('./login-check');
+const LoginError = lazy(() => import('./LoginError').then((module) => ({ default: module.LoginError })));
+function preloadSignIn() {
+  void loadLoginCheck();
+  void loadSignIn();
+}
+
+function valuesOf(form: HTMLFormElement): Record<LoginField, string> {
+  const data = new FormData(form);
+  return { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
+}
 
 /** /login (A2). */
 export function LoginPage() {
   const navigate = useNavigate();
   const { state } = useLocation();
   const signIn = useSignIn();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(LoginBody), defaultValues: { username: '', password: '' } });
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
+  const [submitted, setSubmitted] = useState(false);
 
-  const onSubmit = handleSubmit((credentials) =>
-    signIn.mutate(credentials, { onSuccess: () => void navigate(returnPath(state), { replace: true }) }),
-  );
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setSubmitted(true);
+    const check = (await loadLoginCheck()).checkLogin(valuesOf(form));
+    setErrors(check.errors ?? {});
+    if (check.errors) {
+      const first = (['username', 'password'] as const).find((field) => check.errors[field]);
+      if (first) (form.elements.namedItem(first) as HTMLInputElement | null)?.focus();
+      return;
+    }
+    signIn.mutate(check.credentials, { onSuccess: () => void navigate(returnPath(state), { replace: true }) });
+  };
+  const onInput = async (event: FormEvent<HTMLFormElement>) => {
+    preloadSignIn();
+    if (!submitted) return;
+    const form = event.currentTarget;
+    setErrors((await loadLoginCheck()).checkLogin(valuesOf(form)).errors ?? {});
+  };
 
   return (
     <Paper withBorder shadow="sm" radius="md" p="xl" maw={420} mx="auto" mt="xl">
-      <form onSubmit={onSubmit} noValidate>
+      <form onSubmit={(event) => void onSubmit(event)} onInput={(event) => void onInput(event)} noValidate>
         <Stack>
           <Title order={2} ta="center">
             Entrar
           </Title>
           {signIn.isError && (
-            <Alert color="red" title={MSG.loginError} icon={<IconAlertCircle />}>
-              {errorMessage(signIn.error, MSG.internalError)}
-            </Alert>
+            <Suspense fallback={null}>
+              <LoginError error={signIn.error} />
+            </Suspense>
           )}
           <TextInput
             label="Usuário"
             autoComplete="username"
             autoFocus
-            error={errors.username?.message}
-            {...register('username')}
+            name="username"
+            error={errors.username}
           />
           <PasswordInput
             label="Senha"
             autoComplete="current-password"
-            error={errors.password?.message}
-            {...register('password')}
+            name="password"
+            error={errors.password}
           />
           <Button type="submit" loading={signIn.isPending} fullWidth>
             Entrar

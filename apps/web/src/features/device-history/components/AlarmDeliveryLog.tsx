@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Table.css';
 import { Badge, Loader, Stack, Table, Text } from '@mantine/core';
 import { ALARM_DELIVERY_STATUS_NAMES, MSG, NOTIFICATION_CHANNEL_NAMES, type AlarmDelivery } from '@sentinela/contract';
 import { errorMessage } from '../../../lib/api-client';

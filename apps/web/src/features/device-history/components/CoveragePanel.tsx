@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Table.css';
 import { Alert, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
 import type { ReactNode } from 'react';

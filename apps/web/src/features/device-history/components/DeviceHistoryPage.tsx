@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { can, z } from '@sentinela/contract';
 import { IconAlertCircle, IconSettings } from '@tabler/icons-react';

@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Pagination.css';
+import '@mantine/core/styles/Table.css';
 import { Alert, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { dayjs } from '../../../lib/dayjs';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Checkbox.css';
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { BEACON_MESSAGES, MSG, Profile, type Device } from '@sentinela/contract';

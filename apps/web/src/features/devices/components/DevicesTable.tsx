@@ -1,13 +1,15 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { silenceOf, useNow } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { HistoricCountCell } from './HistoricCountCell';
-import { RenameDeviceModal } from './RenameDeviceModal';
+
+// The rename form (react-hook-form, zod's resolver, the modal) loads when first asked for, not with the list (ADR 0040).
+const RenameDeviceModal = lazy(() => import('./RenameDeviceModal').then((module) => ({ default: module.RenameDeviceModal })));
 
 /** Navigation state the device-history screen reads its header from (spec 001). */
 export interface DeviceHistoryState {
@@ -28,6 +30,9 @@ const timeOf = (iso: string | null) => (iso ? Date.parse(iso) : null);
 /** The devices table of "Meus Dispositivos" (D1), shared with the client devices screen (D2). */
 export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 'Pesquisar dispositivos' }: DevicesTableProps) {
   const [renaming, setRenaming] = useState<Device | null>(null);
+  // Mounted from the first rename on, so the modal keeps its closing transition.
+  const [renameAsked, setRenameAsked] = useState(false);
+  if (renaming && !renameAsked) setRenameAsked(true);
   const now = useNow();
 
   const columns: DataTableColumn<Device>[] = [
@@ -82,7 +87,11 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
         emptyText="Nada encontrado..."
         loading={loading}
       />
-      <RenameDeviceModal device={renaming} onClose={() => setRenaming(null)} />
+      {renameAsked && (
+        <Suspense fallback={null}>
+          <RenameDeviceModal device={renaming} onClose={() => setRenaming(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

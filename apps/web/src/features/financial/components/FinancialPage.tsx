@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Stack, Tabs, Title } from '@mantine/core';
 import { can, type Invoice } from '@sentinela/contract';
 import { useCallback, useState } from 'react';

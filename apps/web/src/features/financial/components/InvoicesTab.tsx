@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Pagination.css';
+import '@mantine/core/styles/Table.css';
 import { Alert, Button, Card, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { formatBRL, type Invoice } from '@sentinela/contract';

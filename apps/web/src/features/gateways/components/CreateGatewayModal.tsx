@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Combobox.css';
+import '@mantine/core/styles/Tabs.css';
 import { Alert, Button, Group, Modal, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { CreateGatewayBody, type CreatedGateway } from '@sentinela/contract';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';

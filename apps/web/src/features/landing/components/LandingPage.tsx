@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Accordion.css';
+import '@mantine/core/styles/Menu.css';
 import { Accordion, Alert, Anchor, Box, Burger, Button, Center, Container, Group, Loader, Menu, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconAlertCircle, IconBell, IconBluetooth, IconChartLine, IconFileCertificate, IconMapPin, IconTemperature } from '@tabler/icons-react';
 import type { ReactNode } from 'react';

@@ -1,3 +1,5 @@
+import '@mantine/core/styles/Combobox.css';
+import '@mantine/core/styles/Table.css';
 import { ActionIcon, Alert, Badge, Button, Divider, Group, Modal, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { DeviceGroup, Location, PlacedDevice } from '@sentinela/contract';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.css';
 import { ActionIcon, Alert, Anchor, Button, Code, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { CreateMonitorLinkBody, type CreatedMonitorLink, type SessionUser } from '@sentinela/contract';
 import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';

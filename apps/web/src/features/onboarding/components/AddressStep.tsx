@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Loader, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { ADDRESS_MESSAGES, BRAZIL_UFS, EnterpriseAddressBody, MSG, type z } from '@sentinela/contract';

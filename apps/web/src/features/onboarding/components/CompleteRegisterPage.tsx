@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Stepper.css';
 import { Paper, Stepper, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';

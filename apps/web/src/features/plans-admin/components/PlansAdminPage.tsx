@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Stack, Tabs, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { FaqTab } from './FaqTab';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Menu.css';
 import { ActionIcon, Card, Group, Menu, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import type { TravelDevice } from '@sentinela/contract';
 import {

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { LocalizatorParam, TravelStatus, type Travel, type TravelDevice, type z } from '@sentinela/contract';

@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, MultiSelect, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';

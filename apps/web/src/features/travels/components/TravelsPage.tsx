@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Alert, Box, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { can, TravelStatus, type Travel, type TravelDevice, type TravelReading } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconPlus } from '@tabler/icons-react';

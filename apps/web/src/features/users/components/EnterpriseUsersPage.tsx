@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Tabs.css';
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, Profile, type UserDetail } from '@sentinela/contract';

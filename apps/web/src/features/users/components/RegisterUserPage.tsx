@@ -1,3 +1,4 @@
+import '@mantine/core/styles/Combobox.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { CREATE_USER_MESSAGES, CreateUserForm, MSG, Profile } from '@sentinela/contract';
