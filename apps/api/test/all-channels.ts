@@ -19,6 +19,17 @@ export interface AllChannels {
   close(): Promise<void>;
 }
 
+/** The settings that point the app at the local SMS provider and WhatsApp Cloud API. */
+export const phoneProvidersConfig = (sms: FakeSmsProvider, whatsapp: FakeWhatsApp): Partial<AppConfig> => ({
+  smsApiUrl: sms.url,
+  smsAccountSid: sms.accountSid,
+  smsAuthToken: sms.authToken,
+  smsFrom: sms.from,
+  whatsappApiUrl: whatsapp.url,
+  whatsappPhoneNumberId: whatsapp.phoneNumberId,
+  whatsappAccessToken: whatsapp.accessToken,
+});
+
 /**
  * Starts the five channels' local servers on 127.0.0.1, each speaking its real protocol: SMTP, the Telegram Bot
  * API, a Web Push service, a Twilio-compatible Messages API and the WhatsApp Cloud API.
@@ -35,13 +46,7 @@ export async function startAllChannels(): Promise<AllChannels> {
       smtpUrl: smtp.url,
       telegramBotToken: telegram.token,
       telegramApiRoot: telegram.apiRoot,
-      smsApiUrl: sms.url,
-      smsAccountSid: sms.accountSid,
-      smsAuthToken: sms.authToken,
-      smsFrom: sms.from,
-      whatsappApiUrl: whatsapp.url,
-      whatsappPhoneNumberId: whatsapp.phoneNumberId,
-      whatsappAccessToken: whatsapp.accessToken,
+      ...phoneProvidersConfig(sms, whatsapp),
     },
     async close() {
       await Promise.all([smtp.close(), telegram.close(), pushService.close(), sms.close(), whatsapp.close()]);
