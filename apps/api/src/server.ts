@@ -3,6 +3,7 @@ import { loadConfig } from './config/config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './app';
+import { listenWarm } from './listen';
 import { systemClock } from './lib/clock';
 import { DEMO_GATEWAY_KEY, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seed/demo';
 
@@ -36,7 +37,7 @@ async function main() {
   process.on('SIGINT', () => void close('SIGINT'));
   process.on('SIGTERM', () => void close('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await listenWarm(app, { port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
   const lines = [`Sentinela em ${url}`];
   if (config.demo) {

@@ -1,8 +1,9 @@
 import { BILLING_MESSAGES, MSG, formatBRL, type Invoice, type InvoiceListResponse } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config';
-import { createTestContext, type TestContext } from './context';
-import { startSmtpServer, type TestSmtpServer } from './smtp-server';
+import { startBillingTest, type BillingTest } from './billing-context';
+import type { TestContext } from './context';
+import type { TestSmtpServer } from './smtp-server';
 
 /**
  * Invoices and PIX (issue 13 items 2–5, ADR 27) on the demo data: each demo enterprise has a subscription with a
@@ -13,40 +14,25 @@ const PIX_KEY = 'financeiro@sentinela.example';
 const WEBHOOK_TOKEN = 'token-do-webhook-pix-0123456789';
 const DAY = 86_400_000;
 
+let billing: BillingTest;
 let ctx: TestContext;
 let smtp: TestSmtpServer;
-const tokens = {} as Record<'admin' | 'aurora' | 'joao' | 'vida', string>;
-const enterprises = {} as Record<'aurora' | 'vida', string>;
+let tokens: BillingTest['tokens'];
+let enterprises: BillingTest['enterprises'];
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ctx = await createTestContext({
-    demo: true,
-    config: { smtpUrl: smtp.url, pixKey: PIX_KEY, pixReceiverName: 'Sentinela Tecnologia', pixReceiverCity: 'São Paulo', pixWebhookToken: WEBHOOK_TOKEN },
+  billing = await startBillingTest({
+    config: { pixKey: PIX_KEY, pixReceiverName: 'Sentinela Tecnologia', pixReceiverCity: 'São Paulo', pixWebhookToken: WEBHOOK_TOKEN },
+    logins: ['admin', 'aurora', 'joao', 'vida'],
   });
-  await loginAll();
-  for (const [key, name] of [['aurora', 'Aurora Alimentos'], ['vida', 'Vida Farma']] as const) {
-    enterprises[key] = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-  }
+  ({ ctx, smtp, tokens, enterprises } = billing);
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await smtp?.close();
+  await billing?.close();
 });
 
-/** Sessions of the demo logins, made again after the clock moves (a session lapses after minutes). */
-async function loginAll() {
-  tokens.admin = (await ctx.login('admin')).token;
-  tokens.aurora = (await ctx.login('aurora.adm')).token;
-  tokens.joao = (await ctx.login('joao.silva')).token;
-  tokens.vida = (await ctx.login('vida.adm')).token;
-}
-
-/** Moves the clock and signs in again. */
-async function moveClock(to: number) {
-  ctx.clock.set(new Date(to));
-  await loginAll();
-}
+const loginAll = () => billing.loginAll();
+const moveClock = (to: number) => billing.moveClock(to);
 
 async function list(token: string, query = ''): Promise<InvoiceListResponse> {
   const res = await ctx.request('GET', `/api/invoices${query}`, token);

@@ -26,6 +26,9 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
   let nextUpdateId = 1;
   let nextMessageId = 1000;
   let webhook: { url: string; secret_token?: string } | null = null;
+  /** The messages the bot sent (as last edited), by id: a button press carries its message, as Telegram's does. */
+  const sent = new Map<number, Record<string, unknown>>();
+  const bot = { id: 424242, is_bot: true, first_name: 'Sentinela', username: botUsername };
   /** Fail the next calls of a method with an HTTP 500 (a Bot API that is down for a while). */
   const failures = new Map<string, number>();
 
@@ -74,7 +77,7 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
       }
       switch (method) {
         case 'getMe':
-          return reply(res, 200, { ok: true, result: { id: 424242, is_bot: true, first_name: 'Sentinela', username: botUsername, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false } });
+          return reply(res, 200, { ok: true, result: { ...bot, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false } });
         case 'deleteWebhook':
           webhook = null;
           return reply(res, 200, { ok: true, result: true });
@@ -105,13 +108,18 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
           return reply(res, 200, { ok: true, result: pending() });
         }
         case 'sendMessage': {
-          const message = { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: Number(params.chat_id), type: 'private' }, text: params.text };
+          const message = { message_id: nextMessageId++, from: bot, date: Math.floor(Date.now() / 1000), chat: { id: Number(params.chat_id), type: 'private' }, text: params.text };
+          sent.set(message.message_id, { ...message, ...(params.reply_markup ? { reply_markup: params.reply_markup } : {}) });
           wakeAll();
           return reply(res, 200, { ok: true, result: message });
         }
-        case 'editMessageText':
+        case 'editMessageText': {
+          const edited = sent.get(Number(params.message_id));
+          // An edit without reply_markup removes the message's buttons.
+          if (edited) sent.set(Number(params.message_id), { ...edited, text: params.text, edit_date: Math.floor(Date.now() / 1000), reply_markup: params.reply_markup });
           wakeAll();
           return reply(res, 200, { ok: true, result: { message_id: Number(params.message_id), date: Math.floor(Date.now() / 1000), chat: { id: Number(params.chat_id), type: 'private' }, text: params.text } });
+        }
         case 'answerCallbackQuery':
           wakeAll();
           return reply(res, 200, { ok: true, result: true });
@@ -134,16 +142,22 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
 
   const user = (chatId: number, firstName: string) => ({ id: chatId, is_bot: false, first_name: firstName, language_code: 'pt-br' });
 
-  /** A press on an inline button of a message the bot sent to this chat; returns the callback query's id. */
+  /**
+   * A press on an inline button of a message the bot sent to this chat; returns the callback query's id. As on
+   * Telegram, the query carries the message the button belongs to as the chat shows it (its text, its buttons);
+   * a message id this server never sent (a forged press) carries a bare message.
+   */
   function pressButton(chatId: number, messageId: number, data: string, fromId = chatId): string {
     const id = `cb${nextUpdateId}${Date.now()}`;
+    const known = sent.get(messageId);
+    const message = known && Number((known.chat as { id: number }).id) === chatId ? known : { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: '…' };
     push({
       callback_query: {
         id,
         from: user(fromId, 'Pessoa'),
         chat_instance: `ci${chatId}`,
         data,
-        message: { message_id: messageId, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' }, text: '…' },
+        message,
       },
     });
     return id;

@@ -7,6 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OkResponse, z } from '@sentinela/contract';
+import { listenWarm } from '../src/listen';
 import openapi from '../src/plugins/openapi';
 import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
 import { OPERATIONS } from '../src/openapi/operations';
@@ -141,6 +142,27 @@ describe('the coverage check', () => {
     expect(problems).toContain('GET /api/unlisted/:id: path parameter :id has no zod schema (schema.params)');
     expect(problems).toContain('GET /api/plans/:id: path parameter :id has no zod schema (schema.params)');
     expect(problems.some((p) => p.startsWith('GET /api/plans/:id: no summary'))).toBe(false);
+  });
+});
+
+describe('the document is built before the server listens', () => {
+  it('not by app.ready (each test app would pay it), but by listenWarm before the port opens: the first request finds it', async () => {
+    const fresh = await createTestContext();
+    try {
+      expect(fresh.app.openapiDocument.built).toBe(false);
+      // Any listener that the first request could reach finds the document made already.
+      let builtWhenListening: boolean | undefined;
+      fresh.app.server.once('listening', () => {
+        builtWhenListening = fresh.app.openapiDocument.built;
+      });
+      const url = await listenWarm(fresh.app, { port: 0, host: '127.0.0.1' });
+      expect(builtWhenListening).toBe(true);
+      const res = await fetch(`${url}/api/openapi.json`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as OpenApiDocument).paths?.['/api/health']).toBeDefined();
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config';
 import { brazilianMobile } from '../src/modules/notifications/channels/phone-number';
+import { phoneProvidersConfig } from './all-channels';
 import { createTestContext, type TestContext } from './context';
 import { startFakeSmsProvider, type FakeSmsProvider } from './fake-sms-provider';
 import { startFakeWhatsApp, WHATSAPP_TEMPLATES, type FakeWhatsApp } from './fake-whatsapp';
@@ -30,16 +31,7 @@ beforeAll(async () => {
   whatsapp = await startFakeWhatsApp();
   ctx = await createTestContext({
     demo: true,
-    config: {
-      loginMaxPerMinute: 100,
-      smsApiUrl: sms.url,
-      smsAccountSid: sms.accountSid,
-      smsAuthToken: sms.authToken,
-      smsFrom: sms.from,
-      whatsappApiUrl: whatsapp.url,
-      whatsappPhoneNumberId: whatsapp.phoneNumberId,
-      whatsappAccessToken: whatsapp.accessToken,
-    },
+    config: { loginMaxPerMinute: 100, ...phoneProvidersConfig(sms, whatsapp) },
   });
   // Profiles' phones as the form writes them.
   for (const [username, phone] of [['joao.silva', '(11) 98888-0001'], ['aurora.adm', '(21) 97777-0002'], ['vida.adm', '(31) 96666-0003']]) {

@@ -1,8 +1,9 @@
 import { PLAN_MESSAGES, SUBSCRIPTION_MESSAGES, type Subscription, type SubscriptionChangeResponse, type SubscriptionStanding } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUpgrade, proratedCents } from '../src/modules/subscriptions/proration';
-import { createTestContext, type TestContext } from './context';
-import { startSmtpServer, type TestSmtpServer } from './smtp-server';
+import { startBillingTest, type BillingTest } from './billing-context';
+import type { TestContext } from './context';
+import type { TestSmtpServer } from './smtp-server';
 
 /**
  * Subscription changes on /plans, the pro-rated invoice of an upgrade, and what a restricted subscription may not do
@@ -12,10 +13,11 @@ import { startSmtpServer, type TestSmtpServer } from './smtp-server';
 const WEBHOOK_TOKEN = 'token-do-webhook-pix-0123456789';
 const DAY = 86_400_000;
 
+let billing: BillingTest;
 let ctx: TestContext;
 let smtp: TestSmtpServer;
-const tokens = {} as Record<'admin' | 'aurora' | 'joao' | 'vida' | 'maria', string>;
-const enterprises = {} as Record<'aurora' | 'vida', string>;
+let tokens: BillingTest['tokens'];
+let enterprises: BillingTest['enterprises'];
 let plans: Array<{ _id: string; name: string; cicle: Array<{ id: string; name: string; value: number }> }>;
 
 const cycleOf = (plan: string, cycle: string) => {
@@ -24,34 +26,18 @@ const cycleOf = (plan: string, cycle: string) => {
 };
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
-  ctx = await createTestContext({
-    demo: true,
-    config: { smtpUrl: smtp.url, pixKey: 'financeiro@sentinela.example', pixReceiverName: 'Sentinela', pixReceiverCity: 'Sao Paulo', pixWebhookToken: WEBHOOK_TOKEN },
+  billing = await startBillingTest({
+    config: { pixKey: 'financeiro@sentinela.example', pixReceiverName: 'Sentinela', pixReceiverCity: 'Sao Paulo', pixWebhookToken: WEBHOOK_TOKEN },
+    logins: ['admin', 'aurora', 'joao', 'vida', 'maria'],
   });
-  await loginAll();
-  for (const [key, name] of [['aurora', 'Aurora Alimentos'], ['vida', 'Vida Farma']] as const) {
-    enterprises[key] = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-  }
+  ({ ctx, smtp, tokens, enterprises } = billing);
   plans = (await ctx.request('GET', '/api/plans')).json();
 }, 120_000);
 afterAll(async () => {
-  await ctx?.close();
-  await smtp?.close();
+  await billing?.close();
 });
 
-async function loginAll() {
-  tokens.admin = (await ctx.login('admin')).token;
-  tokens.aurora = (await ctx.login('aurora.adm')).token;
-  tokens.joao = (await ctx.login('joao.silva')).token;
-  tokens.vida = (await ctx.login('vida.adm')).token;
-  tokens.maria = (await ctx.login('maria.souza')).token;
-}
-
-async function moveClock(to: number) {
-  ctx.clock.set(new Date(to));
-  await loginAll();
-}
+const moveClock = (to: number) => billing.moveClock(to);
 
 async function subscription(token: string, query = ''): Promise<Subscription> {
   const res = await ctx.request('GET', `/api/subscription${query}`, token);

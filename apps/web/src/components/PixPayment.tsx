@@ -4,6 +4,7 @@ import { formatBRL, InvoiceDetail, InvoicePix } from '@sentinela/contract';
 import { IconAlertCircle, IconCheck, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { LoadingBlock, RetryAlert } from './QueryStatus';
 import { apiRequest, errorMessage } from '../lib/api-client';
 import { dayjs } from '../lib/dayjs';
 
@@ -71,23 +72,10 @@ export function PixPayment({ invoiceId, onPaid, pollIntervalMs = PIX_PAYMENT_POL
   }, [paid, onPaid, queryClient]);
 
   if (invoice.isPending) {
-    return (
-      <Center py="lg">
-        <Loader aria-label="Carregando..." />
-      </Center>
-    );
+    return <LoadingBlock />;
   }
   if (invoice.isError) {
-    return (
-      <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{errorMessage(invoice.error, 'Não foi possível carregar a fatura.')}</Text>
-          <Button size="compact-sm" variant="light" color="red" onClick={() => void invoice.refetch()} loading={invoice.isFetching}>
-            Tentar novamente
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <RetryAlert stacked message={errorMessage(invoice.error, 'Não foi possível carregar a fatura.')} onRetry={() => void invoice.refetch()} retrying={invoice.isFetching} />;
   }
 
   const data = invoice.data;
@@ -117,18 +105,9 @@ export function PixPayment({ invoiceId, onPaid, pollIntervalMs = PIX_PAYMENT_POL
         </Text>
       </Stack>
       {pix.isPending ? (
-        <Center py="lg">
-          <Loader aria-label="Gerando código PIX..." />
-        </Center>
+        <LoadingBlock label="Gerando código PIX..." />
       ) : pix.isError ? (
-        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(pix.error, 'Não foi possível gerar o código PIX.')}</Text>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => void pix.refetch()} loading={pix.isFetching}>
-              Tentar novamente
-            </Button>
-          </Stack>
-        </Alert>
+        <RetryAlert stacked message={errorMessage(pix.error, 'Não foi possível gerar o código PIX.')} onRetry={() => void pix.refetch()} retrying={pix.isFetching} />
       ) : (
         <>
           <Text size="sm" ta="center">

@@ -7,12 +7,13 @@ import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { JobLog } from '../../jobs/job-queue';
 import type { Clock } from '../../lib/clock';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { AppError, conflict } from '../../lib/errors';
 import { sha256 } from '../../lib/tokens';
 import type { AuthContext } from '../../plugins/auth';
 import { composeMail } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { receiptMail, type MailInvoice } from './emails';
+import { billedEnterprise } from './enterprise-scope';
 import { pixPayment } from './pix-code';
 import { adminEmails, findInvoiceInScope, invoiceQuery, reactivateIfSettled, toInvoice, toInvoiceDetail } from './repository';
 
@@ -30,22 +31,9 @@ export class BillingService {
     private readonly log: JobLog,
   ) {}
 
-  /** The enterprise the caller's list is about: its own; the super admin's choice (or every one). */
-  private async listedEnterprise(auth: AuthContext, requested: string | undefined): Promise<string | null> {
-    if (auth.scope.kind === 'all') {
-      if (!requested) return null;
-      const found = await this.db.selectFrom('enterprises').select('id').where('id', '=', requested).executeTakeFirst();
-      if (!found) throw notFound(BILLING_MESSAGES.enterpriseNotFound);
-      return requested;
-    }
-    const own = auth.scope.enterpriseId;
-    if (!own) throw new AppError('BAD_REQUEST', BILLING_MESSAGES.noEnterprise);
-    if (requested && requested !== own) throw notFound(BILLING_MESSAGES.enterpriseNotFound);
-    return own;
-  }
-
   async list(auth: AuthContext, query: InvoiceListQuery): Promise<InvoiceListResponse> {
-    const enterpriseId = await this.listedEnterprise(auth, query.enterprise_id);
+    // The super admin naming no enterprise lists every one.
+    const enterpriseId = await billedEnterprise(this.db, auth, query.enterprise_id);
     let base = invoiceQuery(this.db);
     if (enterpriseId) base = base.where('i.enterprise_id', '=', enterpriseId);
     if (query.status) base = base.where('i.status', '=', query.status);

@@ -1,5 +1,5 @@
 import {
-  BILLING_MESSAGES, PLAN_MESSAGES, Profile, SUBSCRIPTION_MESSAGES, formatBRL,
+  PLAN_MESSAGES, Profile, SUBSCRIPTION_MESSAGES, formatBRL,
   type Invoice, type Subscription, type SubscriptionChangeBody, type SubscriptionChangeResponse, type SubscriptionStanding,
 } from '@sentinela/contract';
 import { sql } from 'kysely';
@@ -11,6 +11,7 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import type { BillingCycle } from '../billing/cycle';
 import { cycleMonths } from '../billing/cycle';
+import { billedEnterprise } from '../billing/enterprise-scope';
 import { newTxid } from '../billing/pix-code';
 import { adminEmails, invoiceQuery, toInvoice } from '../billing/repository';
 import { composeMail } from '../mail/compose';
@@ -43,18 +44,11 @@ export class SubscriptionService {
     private readonly cycle: BillingCycle,
   ) {}
 
-  /** The enterprise the call is about: the caller's own; the super admin names one. */
+  /** The enterprise the call is about: the caller's own; the super admin must name one. */
   async target(auth: AuthContext, requested: string | undefined): Promise<string> {
-    if (auth.scope.kind === 'all') {
-      if (!requested) throw new AppError('BAD_REQUEST', 'Informe a empresa.');
-      const found = await this.db.selectFrom('enterprises').select('id').where('id', '=', requested).executeTakeFirst();
-      if (!found) throw notFound(BILLING_MESSAGES.enterpriseNotFound);
-      return requested;
-    }
-    const own = auth.scope.enterpriseId;
-    if (!own) throw new AppError('BAD_REQUEST', BILLING_MESSAGES.noEnterprise);
-    if (requested && requested !== own) throw notFound(BILLING_MESSAGES.enterpriseNotFound);
-    return own;
+    const enterpriseId = await billedEnterprise(this.db, auth, requested);
+    if (!enterpriseId) throw new AppError('BAD_REQUEST', 'Informe a empresa.');
+    return enterpriseId;
   }
 
   /** For every user of the enterprise: is a bill overdue, is the subscription restricted (the banner). */

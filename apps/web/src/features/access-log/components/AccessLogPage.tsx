@@ -1,9 +1,10 @@
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import type { AccessLogEntry } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
+import { RetryAlert } from '../../../components/QueryStatus';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { useAccessLog } from '../api/list-access-log';
@@ -43,14 +44,7 @@ export function AccessLogPage() {
           Escolha um usuário em Usuários para ver os seus logs de acesso.
         </Alert>
       ) : log.isError ? (
-        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">{errorMessage(log.error, 'Não foi possível carregar os logs de acesso.')}</Text>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => void log.refetch()} loading={log.isFetching}>
-              Tentar novamente
-            </Button>
-          </Group>
-        </Alert>
+        <RetryAlert message={errorMessage(log.error, 'Não foi possível carregar os logs de acesso.')} onRetry={() => void log.refetch()} retrying={log.isFetching} />
       ) : (
         // The documents show "Carregando..." while the table is empty; once loaded, an empty log says so.
         <DataTable

@@ -1,11 +1,12 @@
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/core/styles/Table.css';
-import { Alert, Button, Card, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Card, Group, Pagination, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { formatBRL, type Invoice } from '@sentinela/contract';
 import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { NoWrap } from '../../../components/NoWrap';
+import { LoadingBlock, RetryAlert } from '../../../components/QueryStatus';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDate } from '../../../lib/format';
 import { INVOICES_PAGE_SIZE, useInvoices } from '../api/list-invoices';
@@ -58,22 +59,9 @@ export function InvoicesTab({ enterpriseId, showEnterprise, search, page, onSear
 
   let body;
   if (invoices.isPending) {
-    body = (
-      <Center py="lg">
-        <Loader aria-label="Carregando..." />
-      </Center>
-    );
+    body = <LoadingBlock />;
   } else if (invoices.isError) {
-    body = (
-      <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-        <Group justify="space-between" gap="sm">
-          <Text size="sm">{errorMessage(invoices.error, 'Não foi possível carregar as faturas.')}</Text>
-          <Button size="compact-sm" variant="light" color="red" onClick={() => void invoices.refetch()} loading={invoices.isFetching}>
-            Tentar novamente
-          </Button>
-        </Group>
-      </Alert>
-    );
+    body = <RetryAlert message={errorMessage(invoices.error, 'Não foi possível carregar as faturas.')} onRetry={() => void invoices.refetch()} retrying={invoices.isFetching} />;
   } else if (rows.length === 0) {
     body = (
       <Text ta="center" c="dimmed" py="lg" data-testid="invoices-empty">

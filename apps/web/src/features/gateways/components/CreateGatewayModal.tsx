@@ -1,10 +1,11 @@
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/Tabs.css';
-import { Alert, Button, Group, Modal, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { CreateGatewayBody, type CreatedGateway } from '@sentinela/contract';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEnterprises } from '../../../components/EnterprisePicker';
+import { FormModal } from '../../../components/FormModal';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateGateway, useGatewayConnection } from '../api/gateways';
 import { httpExample, mqttExample } from '../instructions';
@@ -48,49 +49,30 @@ export function CreateGatewayModal({ opened, onClose, choosesEnterprise }: Creat
 
   const created = create.data;
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={close}
-      title={created ? 'Gateway criado' : 'Novo gateway'}
-      closeOnClickOutside={false}
-      closeOnEscape={false}
-      withCloseButton={false}
-      centered
+      title="Novo gateway"
       size="xl"
+      onSubmit={submit}
+      submitLabel="Criar gateway"
+      pending={create.isPending}
+      error={create.isError ? errorMessage(create.error, 'Não foi possível criar o gateway.') : null}
+      done={created ? <CreatedKey gateway={created} onDone={close} /> : undefined}
+      doneTitle="Gateway criado"
     >
-      {created ? (
-        <CreatedKey gateway={created} onDone={close} />
-      ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            {create.isError && (
-              <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-                {errorMessage(create.error, 'Não foi possível criar o gateway.')}
-              </Alert>
-            )}
-            <TextInput
-              label="Nome"
-              placeholder="Ex.: Câmara fria 2 — doca"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              error={nameError}
-              maxLength={80}
-              withAsterisk
-              data-autofocus
-            />
-            {choosesEnterprise && <EnterpriseSelect value={enterpriseId} onChange={setEnterpriseId} />}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close} disabled={create.isPending}>
-                Cancelar
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Criar gateway
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+      <TextInput
+        label="Nome"
+        placeholder="Ex.: Câmara fria 2 — doca"
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={nameError}
+        maxLength={80}
+        withAsterisk
+        data-autofocus
+      />
+      {choosesEnterprise && <EnterpriseSelect value={enterpriseId} onChange={setEnterpriseId} />}
+    </FormModal>
   );
 }
 

@@ -1,8 +1,8 @@
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, RenameGatewayBody, type Gateway } from '@sentinela/contract';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
+import { FormModal } from '../../../components/FormModal';
 import { errorMessage } from '../../../lib/api-client';
 import { useRenameGateway } from '../api/gateways';
 
@@ -40,25 +40,16 @@ export function RenameGatewayModal({ gateway, opened, onClose }: { gateway: Gate
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Renomear gateway" closeOnClickOutside={false} closeOnEscape={false} withCloseButton={false} centered>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          {rename.isError && (
-            <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-              {errorMessage(rename.error, 'Não foi possível renomear o gateway.')}
-            </Alert>
-          )}
-          <TextInput label="Nome" value={value} onChange={(event) => setName(event.currentTarget.value)} error={error} maxLength={80} withAsterisk data-autofocus />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={rename.isPending}>
-              Cancelar
-            </Button>
-            <Button type="submit" loading={rename.isPending}>
-              Salvar
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      opened={opened}
+      onClose={close}
+      title="Renomear gateway"
+      onSubmit={submit}
+      submitLabel="Salvar"
+      pending={rename.isPending}
+      error={rename.isError ? errorMessage(rename.error, 'Não foi possível renomear o gateway.') : null}
+    >
+      <TextInput label="Nome" value={value} onChange={(event) => setName(event.currentTarget.value)} error={error} maxLength={80} withAsterisk data-autofocus />
+    </FormModal>
   );
 }

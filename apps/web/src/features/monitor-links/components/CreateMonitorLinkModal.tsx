@@ -1,9 +1,10 @@
 import '@mantine/core/styles/Combobox.css';
-import { ActionIcon, Alert, Anchor, Button, Code, CopyButton, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Code, CopyButton, Group, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { CreateMonitorLinkBody, type CreatedMonitorLink, type SessionUser } from '@sentinela/contract';
-import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEnterprises } from '../../../components/EnterprisePicker';
+import { FormModal } from '../../../components/FormModal';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateMonitorLink, useLinkableDevices, useLinkableTravels } from '../api/monitor-links';
 
@@ -67,71 +68,52 @@ export function CreateMonitorLinkModal({ opened, onClose, user, choosesEnterpris
 
   const created = create.data;
   return (
-    <Modal
+    <FormModal
       opened={opened}
       onClose={close}
-      title={created ? 'Link criado' : 'Criar link de monitoramento'}
-      closeOnClickOutside={false}
-      closeOnEscape={false}
-      withCloseButton={false}
-      centered
+      title="Criar link de monitoramento"
       size="lg"
+      onSubmit={submit}
+      submitLabel="Criar link"
+      pending={create.isPending}
+      error={problem ?? (create.isError ? errorMessage(create.error, 'Não foi possível criar o link.') : null)}
+      done={created ? <CreatedLink link={created} onDone={close} /> : undefined}
+      doneTitle="Link criado"
     >
-      {created ? (
-        <CreatedLink link={created} onDone={close} />
-      ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            {(create.isError || problem) && (
-              <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-                {problem ?? errorMessage(create.error, 'Não foi possível criar o link.')}
-              </Alert>
-            )}
-            <TextInput
-              label="Nome"
-              placeholder="Ex.: Sala de controle — TV 1"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              maxLength={80}
-              withAsterisk
-              data-autofocus
-            />
-            {choosesEnterprise && (
-              <EnterpriseSelect
-                value={enterpriseId}
-                onChange={(id) => {
-                  setEnterpriseId(id);
-                  setTravelIds([]);
-                  setDeviceIds([]);
-                }}
-              />
-            )}
-            <ScopePickers
-              user={user}
-              enterpriseId={choosesEnterprise ? enterpriseId : null}
-              travelIds={travelIds}
-              deviceIds={deviceIds}
-              onTravels={setTravelIds}
-              onDevices={setDeviceIds}
-              disabled={choosesEnterprise && !enterpriseId}
-            />
-            <Select label="Validade" data={VALIDITY} value={days} onChange={setDays} allowDeselect={false} withAsterisk comboboxProps={{ withinPortal: true }} />
-            <Text size="xs" c="dimmed">
-              Quem tiver o link vê, sem entrar no sistema, as leituras e os alarmes do que foi escolhido, até a validade ou até o link ser
-              revogado. Cada acesso fica no log de acesso.
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close} disabled={create.isPending}>
-                Cancelar
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Criar link
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+      <TextInput
+        label="Nome"
+        placeholder="Ex.: Sala de controle — TV 1"
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        maxLength={80}
+        withAsterisk
+        data-autofocus
+      />
+      {choosesEnterprise && (
+        <EnterpriseSelect
+          value={enterpriseId}
+          onChange={(id) => {
+            setEnterpriseId(id);
+            setTravelIds([]);
+            setDeviceIds([]);
+          }}
+        />
       )}
-    </Modal>
+      <ScopePickers
+        user={user}
+        enterpriseId={choosesEnterprise ? enterpriseId : null}
+        travelIds={travelIds}
+        deviceIds={deviceIds}
+        onTravels={setTravelIds}
+        onDevices={setDeviceIds}
+        disabled={choosesEnterprise && !enterpriseId}
+      />
+      <Select label="Validade" data={VALIDITY} value={days} onChange={setDays} allowDeselect={false} withAsterisk comboboxProps={{ withinPortal: true }} />
+      <Text size="xs" c="dimmed">
+        Quem tiver o link vê, sem entrar no sistema, as leituras e os alarmes do que foi escolhido, até a validade ou até o link ser
+        revogado. Cada acesso fica no log de acesso.
+      </Text>
+    </FormModal>
   );
 }
 

@@ -1,11 +1,12 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, REPORT_MESSAGES, type Report } from '@sentinela/contract';
-import { IconAlertCircle, IconFileUpload, IconFileZip, IconFilter, IconRefresh } from '@tabler/icons-react';
+import { IconFileUpload, IconFileZip, IconFilter, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
+import { RetryAlert } from '../../../components/QueryStatus';
 import { EMPTY } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
 import { reportKeys } from '../api/keys';
@@ -118,14 +119,7 @@ export function ReportsPage() {
       )}
 
       {reports.isError ? (
-        <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">{REPORT_MESSAGES.loadFailed}</Text>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => void reports.refetch()} loading={reports.isFetching}>
-              Tentar novamente
-            </Button>
-          </Group>
-        </Alert>
+        <RetryAlert message={REPORT_MESSAGES.loadFailed} onRetry={() => void reports.refetch()} retrying={reports.isFetching} />
       ) : (
         <DataTable
           rows={rows}

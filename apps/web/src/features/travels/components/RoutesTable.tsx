@@ -1,10 +1,11 @@
-import { Alert, Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
-import { IconAlertCircle, IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
+import { IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { RetryAlert } from '../../../components/QueryStatus';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatShortDateTime } from '../../../lib/format';
 import { useReportExport } from '../../../components/report-export/export-provider';
@@ -151,14 +152,7 @@ export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage 
   return (
     <>
       {travels.isError ? (
-        <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">{TRAVEL_MESSAGES.listLoadError}</Text>
-            <Button size="compact-sm" variant="light" color="red" onClick={() => void travels.refetch()} loading={travels.isFetching}>
-              Tentar novamente
-            </Button>
-          </Group>
-        </Alert>
+        <RetryAlert title={TRAVEL_MESSAGES.errorTitle} message={TRAVEL_MESSAGES.listLoadError} onRetry={() => void travels.refetch()} retrying={travels.isFetching} />
       ) : (
         <DataTable
           rows={travels.data ?? []}
