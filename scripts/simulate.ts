@@ -22,8 +22,8 @@ import https from 'node:https';
 import { parseArgs } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Travel } from '@sentinela/contract';
-import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from './lib/road-path';
-import { DEMO_BEACONS, generatedMac, percentile, readingsBody, ruuviMqttMessage, ruuviRelayBodies, valuesAt, type BeaconReading } from './lib/virtual-beacons';
+import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from '../apps/api/src/simulator/road-path';
+import { DEMO_BEACONS, generatedMac, percentile, readingsBody, ruuviMqttMessage, ruuviRelayBodies, valuesAt, type BeaconReading } from '../apps/api/src/simulator/virtual-beacons';
 
 const { values: args } = parseArgs({
   options: {
