@@ -39,6 +39,11 @@ export function roadPath(from: LatLng, to: LatLng, seed = 1, vertices = 240): Ro
     const offset = straight * envelope * (0.07 * Math.sin(seed + f * 2.5 * Math.PI) + 0.015 * Math.sin(seed * 3 + f * 17 * Math.PI));
     points.push([from[0] + dLat * f + normal[0] * offset, from[1] + dLng * f + normal[1] * offset]);
   }
+  return pathThrough(points);
+}
+
+/** A path through the given points, in order (e.g. the vertices of a real road). */
+export function pathThrough(points: LatLng[]): RoadPath {
   const at = [0];
   for (let i = 1; i < points.length; i++) at.push(at[i - 1]! + distanceKm(points[i - 1]!, points[i]!));
   return { points, at, lengthKm: at[at.length - 1]! };
