@@ -115,6 +115,8 @@ describe('the live demo on a demo database (DEMO_LIVE=1)', () => {
     // The travel moved along the Via Dutra, its devices' temperatures inside their limits.
     const after = await travel('AUR7K2M9QX', joao);
     expect(before.last_position).not.toBeNull();
+    // It went on from where the seed's readings left it (on the same road), without a jump.
+    expect(distanceKm(before.last_position!, reports[0]!.travels.find((t) => t.code === 'AUR7K2M9QX')!.position)).toBeLessThan(2);
     const moved = distanceKm(before.last_position!, after.last_position!);
     expect(moved).toBeGreaterThan(20);
     const last = reports[reports.length - 1]!.travels.find((t) => t.code === 'AUR7K2M9QX')!;
