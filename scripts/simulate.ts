@@ -14,15 +14,17 @@
 //   npm run simulate -- --travel [--user admin --password …] [--speed 80] [--time-scale 60]
 //
 // --travel drives the travels in progress instead (found with a login, through GET /api/travels): their devices
-// move along a road-like path from origin to destination at --speed km/h, time running --time-scale times
-// faster (São Paulo → Rio in about 6 minutes), each reading carrying the position. The travel resumes from
-// its last position and stays at the destination once there.
+// move along their road (the real highway between the demo's cities, ADR 38; else a road-like path) from
+// origin to destination at --speed km/h, time running --time-scale times faster (São Paulo → Rio in about
+// 6 minutes), each reading carrying the position. The travel resumes from its last position and stays at the
+// destination once there.
 import http from 'node:http';
 import https from 'node:https';
 import { parseArgs } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Travel } from '@sentinela/contract';
-import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from '../apps/api/src/simulator/road-path';
+import { kmNearest, positionAt, type LatLng, type RoadPath } from '../apps/api/src/simulator/road-path';
+import { roadBetween } from '../apps/api/src/simulator/brazilian-roads';
 import { DEMO_BEACONS, generatedMac, percentile, ruuviMqttMessage, valuesAt, type BeaconReading } from '../apps/api/src/simulator/virtual-beacons';
 import { sendReadings, sequenceCounter, type PostJson } from '../apps/api/src/simulator/reading-sender';
 
@@ -108,7 +110,7 @@ async function travelsInProgress(): Promise<DrivenTravel[]> {
   return travels
     .filter((t) => t.status === 1 && t.origin.location && t.destiny.location)
     .map((t, i) => {
-      const road = roadPath(t.origin.location!, t.destiny.location!, i + 1);
+      const road = roadBetween(t.origin.location!, t.destiny.location!, i + 1);
       const startKm = t.last_position ? kmNearest(road, t.last_position) : 0;
       const devices = t.devices.map((d) => ({ mac: d.mac, index: index++, base: DEMO_BEACONS.find((b) => b.mac === d.mac)?.base ?? 5 }));
       return { code: t.code, road, startKm, devices, position: positionAt(road, startKm) };
