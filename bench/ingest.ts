@@ -18,7 +18,7 @@ import mqttPacket from 'mqtt-packet';
 import { openDatabase } from '../apps/api/src/db/database';
 import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { sha256 } from '../apps/api/src/lib/tokens';
-import { generatedMac, percentile, readingsBody, valuesAt, type BeaconReading } from '../scripts/lib/virtual-beacons';
+import { generatedMac, percentile, readingsBody, valuesAt, type BeaconReading } from '../apps/api/src/simulator/virtual-beacons';
 
 const { positionals, values: args } = parseArgs({
   allowPositionals: true,

@@ -14,16 +14,19 @@
 //   npm run simulate -- --travel [--user admin --password …] [--speed 80] [--time-scale 60]
 //
 // --travel drives the travels in progress instead (found with a login, through GET /api/travels): their devices
-// move along a road-like path from origin to destination at --speed km/h, time running --time-scale times
-// faster (São Paulo → Rio in about 6 minutes), each reading carrying the position. The travel resumes from
-// its last position and stays at the destination once there.
+// move along their road (the real highway between the demo's cities, ADR 38; else a road-like path) from
+// origin to destination at --speed km/h, time running --time-scale times faster (São Paulo → Rio in about
+// 6 minutes), each reading carrying the position. The travel resumes from its last position and stays at the
+// destination once there.
 import http from 'node:http';
 import https from 'node:https';
 import { parseArgs } from 'node:util';
 import { connectAsync, type MqttClient } from 'mqtt';
 import type { Travel } from '@sentinela/contract';
-import { kmNearest, positionAt, roadPath, type LatLng, type RoadPath } from './lib/road-path';
-import { DEMO_BEACONS, generatedMac, percentile, readingsBody, ruuviMqttMessage, ruuviRelayBodies, valuesAt, type BeaconReading } from './lib/virtual-beacons';
+import { kmNearest, positionAt, type LatLng, type RoadPath } from '../apps/api/src/simulator/road-path';
+import { roadBetween } from '../apps/api/src/simulator/brazilian-roads';
+import { DEMO_BEACONS, generatedMac, percentile, ruuviMqttMessage, valuesAt, type BeaconReading } from '../apps/api/src/simulator/virtual-beacons';
+import { sendReadings, sequenceCounter, type PostJson } from '../apps/api/src/simulator/reading-sender';
 
 const { values: args } = parseArgs({
   options: {
@@ -107,7 +110,7 @@ async function travelsInProgress(): Promise<DrivenTravel[]> {
   return travels
     .filter((t) => t.status === 1 && t.origin.location && t.destiny.location)
     .map((t, i) => {
-      const road = roadPath(t.origin.location!, t.destiny.location!, i + 1);
+      const road = roadBetween(t.origin.location!, t.destiny.location!, i + 1);
       const startKm = t.last_position ? kmNearest(road, t.last_position) : 0;
       const devices = t.devices.map((d) => ({ mac: d.mac, index: index++, base: DEMO_BEACONS.find((b) => b.mac === d.mac)?.base ?? 5 }));
       return { code: t.code, road, startKm, devices, position: positionAt(road, startKm) };
@@ -133,17 +136,12 @@ function travelReadings(travels: DrivenTravel[], elapsedMs: number): BeaconReadi
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /** RuuviTag measurement sequence numbers per MAC, for --ruuvi. */
-const ruuviSequence = new Map<string, number>();
-const nextRuuviSeq = (r: BeaconReading) => {
-  const n = ruuviSequence.get(r.mac) ?? 0;
-  ruuviSequence.set(r.mac, n + 1);
-  return n;
-};
+const nextRuuviSeq = sequenceCounter();
 
-function postBatch(body: string): Promise<{ status: number; json: { accepted?: number; duplicates?: number; rejected?: { reason: string }[]; error?: string } }> {
-  const target = new URL(args.ruuvi ? '/api/ingest/ruuvi' : '/api/ingest/readings', args.url);
+/** One POST to the server over the network (the transport of the shared sender). */
+const postJson: PostJson = (path, authorization, body) => {
+  const target = new URL(path, args.url);
   const lib = target.protocol === 'https:' ? https : http;
-  const authorization = args.ruuvi ? `Bearer ${args.key}` : `ApiKey ${args.key}`;
   return new Promise((resolve, reject) => {
     const req = lib.request(target, { method: 'POST', headers: { 'content-type': 'application/json', authorization, 'content-length': Buffer.byteLength(body) } }, (res) => {
       let text = '';
@@ -162,35 +160,32 @@ function postBatch(body: string): Promise<{ status: number; json: { accepted?: n
   });
 }
 
+/** Posts the readings (as Ruuvi Gateway relays with --ruuvi), each answer counted. */
 async function sendHttp(readings: BeaconReading[]) {
-  for (let i = 0; i < readings.length; i += 5000) {
-    const chunk = readings.slice(i, i + 5000);
-    if (args.ruuvi) {
-      for (const relay of ruuviRelayBodies(chunk, nextRuuviSeq)) await sendBody(relay.body, relay.count);
-    } else await sendBody(readingsBody(chunk), chunk.length);
-  }
-}
-
-/** One POST of `count` readings (or tags), its answer counted. */
-async function sendBody(body: string, count: number) {
-  const started = performance.now();
-  stats.sent += count;
-  try {
-    const { status, json } = await postBatch(body);
+  // Each POST's latency: the transport is timed, the sender stays the shared one.
+  const timedPost: PostJson = async (path, authorization, body) => {
+    const started = performance.now();
+    const answer = await postJson(path, authorization, body);
     stats.latencies.push(performance.now() - started);
-    if (status !== 200) {
-      stats.errors += count;
-      console.error(`HTTP ${status}: ${json.error ?? ''}`);
-      return;
-    }
-    stats.accepted += json.accepted ?? 0;
-    stats.duplicates += json.duplicates ?? 0;
-    for (const r of json.rejected ?? []) {
-      stats.rejected++;
-      reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+    return answer;
+  };
+  stats.sent += readings.length;
+  try {
+    for (const { count, status, answer } of await sendReadings(readings, args.ruuvi ? 'ruuvi' : 'json', args.key, timedPost, nextRuuviSeq)) {
+      if (status !== 200) {
+        stats.errors += count;
+        console.error(`HTTP ${status}: ${answer.error ?? ''}`);
+        continue;
+      }
+      stats.accepted += answer.accepted ?? 0;
+      stats.duplicates += answer.duplicates ?? 0;
+      for (const r of answer.rejected ?? []) {
+        stats.rejected++;
+        reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+      }
     }
   } catch (err) {
-    stats.errors += count;
+    stats.errors++;
     console.error(`Falha ao enviar: ${(err as Error).message}`);
   }
 }

@@ -14,6 +14,7 @@ import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
 import realtime from './plugins/realtime';
 import jobs from './plugins/jobs';
+import liveDemo from './plugins/live-demo';
 import openapi from './plugins/openapi';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(alarmMonitor, { services });
   await app.register(realtime, { services });
   await app.register(jobs, { services });
+  await app.register(liveDemo, { services });
   // Before the routes: it describes every route registered after it (ADR 34).
   await app.register(openapi);
 

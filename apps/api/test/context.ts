@@ -28,6 +28,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   databaseUrl: undefined,
   dataDir: 'memory://',
   demo: false,
+  // Off: a test that wants the live demo turns it on and drives its ticks itself (live-demo.test.ts).
+  demoLive: false,
+  demoLiveIntervalSeconds: 15,
   logLevel: 'silent',
   trustProxy: false,
   webDist: undefined,

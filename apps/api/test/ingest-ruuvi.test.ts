@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { createTestContext, type TestContext } from './context';
-import { ruuviMqttMessage, ruuviRelayBodies, type BeaconReading } from '../../../scripts/lib/virtual-beacons';
+import { ruuviMqttMessage, ruuviRelayBodies, type BeaconReading } from '../src/simulator/virtual-beacons';
 import { readingsOf } from './ingest-helpers';
 
 /**
@@ -280,7 +280,7 @@ describe('Ruuvi Gateway over MQTT (ruuvi/{gateway mac}/{tag mac})', () => {
   });
 });
 
-describe("the simulator's virtual Ruuvi Gateway (scripts/lib/virtual-beacons)", () => {
+describe("the simulator's virtual Ruuvi Gateway (apps/api/src/simulator/virtual-beacons)", () => {
   it('sends readings that come back as they were, over HTTP and MQTT', async () => {
     const t = iso(seconds(-15));
     const t2 = iso(seconds(-14));

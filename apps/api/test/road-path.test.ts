@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceKm, kmNearest, positionAt, roadPath, type LatLng } from '../../../scripts/lib/road-path';
+import { distanceKm, kmNearest, positionAt, roadPath, type LatLng } from '../src/simulator/road-path';
 
 /** The simulator's road (`npm run simulate -- --travel`): from the origin to the destination, bending on the way. */
 const SAO_PAULO: LatLng = [-23.5653, -46.6515];

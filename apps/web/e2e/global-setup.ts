@@ -99,6 +99,8 @@ export default async function setup(project: TestProject) {
       MQTT_PORT: String(mqttPort),
       DATABASE_URL: databaseUrl,
       DEMO: '1',
+      // The e2e specs post their own readings: no demo beacons reporting behind their backs.
+      DEMO_LIVE: '0',
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(root, 'apps/web/dist'),
       WEB_RUNTIME_CONFIG: JSON.stringify(webRuntimeConfig),

@@ -10,6 +10,9 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   // Unset: on, except with NODE_ENV=production, where demo logins and the demo gateway key must be asked for.
   DEMO: z.enum(['0', '1']).optional(),
+  // The live demo (ADR 38): the demo beacons keep reporting through ingestion. Unset: on whenever DEMO is.
+  DEMO_LIVE: z.enum(['0', '1']).optional(),
+  DEMO_LIVE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   WEB_DIST: z.string().optional(),
@@ -172,6 +175,10 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   dataDir: string;
   demo: boolean;
+  /** The live demo (ADR 38): demo beacons reporting through ingestion, on a demo database only. */
+  demoLive: boolean;
+  /** Seconds between two readings of each demo beacon. */
+  demoLiveIntervalSeconds: number;
   logLevel: string;
   trustProxy: boolean;
   /** Folder of the built web app, served at the site root; absent in API-only tests. */
@@ -414,6 +421,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: path.resolve(e.DATA_DIR),
     demo: e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1',
+    demoLive: e.DEMO_LIVE === undefined ? (e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1') : e.DEMO_LIVE === '1',
+    demoLiveIntervalSeconds: e.DEMO_LIVE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === '1',
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : undefined,

@@ -7,6 +7,8 @@ import type { Clock } from '../lib/clock';
 import { sha256 } from '../lib/tokens';
 import { hashPassword } from '../modules/auth/service';
 import { insertReadings, type ReadingRow } from '../modules/readings/repository';
+import { roadBetween } from '../simulator/brazilian-roads';
+import { positionAt } from '../simulator/road-path';
 
 /** Fixed demo logins, listed in the README. */
 export const DEMO_PASSWORD = 'Sentinela@2026';
@@ -182,24 +184,24 @@ async function seedTravels(db: Db, now: Date): Promise<void> {
       const device = await db.selectFrom('devices').select(['id', 'num']).where('mac', '=', mac).executeTakeFirstOrThrow();
       await db.insertInto('travel_devices').values({ travel_id: travel.id, device_id: device.id, name: null, temperature_min: null, temperature_max: null, humidity_min: null, humidity_max: null }).execute();
       if (!started) continue;
-      // Readings of the travel's span belong to it and carry positions along the way.
+      // Readings of the travel's span belong to it and carry positions along its road (the one the live demo,
+      // ADR 38, keeps driving it on).
       const end = finished ?? (t.status === 3 ? new Date(started.getTime() + 10 * 3_600_000) : now);
       const span = end.getTime() - started.getTime();
       const progress = t.status === 2 ? 1 : 0.55;
-      const fraction = sql<number>`extract(epoch from (ts - ${started.toISOString()}::timestamptz)) / ${span / 1000} * ${progress}`;
-      await db
-        .updateTable('readings')
-        .set({
-          travel_id: travel.id,
-          lat: sql<number>`${t.from.lat} + ${t.to.lat - t.from.lat} * ${fraction}`,
-          lng: sql<number>`${t.from.lng} + ${t.to.lng - t.from.lng} * ${fraction}`,
-        })
-        .where('device_num', '=', device.num)
-        .where('ts', '>=', started)
-        .where('ts', '<=', end)
-        .execute();
-      const f = progress;
-      await db.updateTable('travels').set({ last_lat: t.from.lat + (t.to.lat - t.from.lat) * f, last_lng: t.from.lng + (t.to.lng - t.from.lng) * f }).where('id', '=', travel.id).execute();
+      const road = roadBetween([t.from.lat, t.from.lng], [t.to.lat, t.to.lng]);
+      const spanRows = await db.selectFrom('readings').select('ts').where('device_num', '=', device.num).where('ts', '>=', started).where('ts', '<=', end).execute();
+      const places = spanRows.map((r) => {
+        const [lat, lng] = positionAt(road, ((new Date(r.ts).getTime() - started.getTime()) / span) * progress * road.lengthKm);
+        return sql`(${new Date(r.ts).toISOString()}::timestamptz, ${lat}::double precision, ${lng}::double precision)`;
+      });
+      if (places.length > 0) {
+        await sql`UPDATE readings SET travel_id = ${travel.id}, lat = v.lat, lng = v.lng
+          FROM (VALUES ${sql.join(places)}) AS v(ts, lat, lng)
+          WHERE readings.device_num = ${device.num} AND readings.ts = v.ts`.execute(db);
+      }
+      const [lastLat, lastLng] = positionAt(road, progress * road.lengthKm);
+      await db.updateTable('travels').set({ last_lat: lastLat, last_lng: lastLng }).where('id', '=', travel.id).execute();
     }
   }
 }

@@ -3,8 +3,8 @@
  * sequence number always give the same reading, so a run can be replayed, e.g. into COPY), and a fast
  * serialiser for the ingestion body. Some devices can also speak as RuuviTags behind a Ruuvi Gateway (ADR 33).
  */
-import { batteryMillivolts } from '../../apps/api/src/ingest/vendor-formats/battery-curves';
-import { rawV2AdvertisementHex, RAWV2_SEQ_MODULO } from '../../apps/api/src/ingest/vendor-formats/ruuvi-rawv2';
+import { batteryMillivolts } from '../ingest/vendor-formats/battery-curves';
+import { rawV2AdvertisementHex, RAWV2_SEQ_MODULO } from '../ingest/vendor-formats/ruuvi-rawv2';
 export interface BeaconReading {
   mac: string;
   ts: string;

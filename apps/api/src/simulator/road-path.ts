@@ -39,6 +39,11 @@ export function roadPath(from: LatLng, to: LatLng, seed = 1, vertices = 240): Ro
     const offset = straight * envelope * (0.07 * Math.sin(seed + f * 2.5 * Math.PI) + 0.015 * Math.sin(seed * 3 + f * 17 * Math.PI));
     points.push([from[0] + dLat * f + normal[0] * offset, from[1] + dLng * f + normal[1] * offset]);
   }
+  return pathThrough(points);
+}
+
+/** A path through the given points, in order (e.g. the vertices of a real road). */
+export function pathThrough(points: LatLng[]): RoadPath {
   const at = [0];
   for (let i = 1; i < points.length; i++) at.push(at[i - 1]! + distanceKm(points[i - 1]!, points[i]!));
   return { points, at, lengthKm: at[at.length - 1]! };
@@ -62,16 +67,28 @@ export function positionAt(path: RoadPath, km: number): LatLng {
   return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
 }
 
-/** How far along the path lies the vertex nearest to `position` (to resume a travel where it was). */
+/**
+ * How far along the path lies the point nearest to `position` (to resume a travel where it was): each segment is
+ * projected on locally (flat within a segment, longitudes shrunk by the latitude's cosine), so a position between two
+ * far-apart vertices of a real road resumes where it is, not at a vertex.
+ */
 export function kmNearest(path: RoadPath, position: LatLng): number {
-  let best = 0;
-  let bestKm = Infinity;
-  path.points.forEach((p, i) => {
-    const d = distanceKm(p, position);
-    if (d < bestKm) {
-      bestKm = d;
-      best = i;
+  let bestKm = 0;
+  let bestDistance = Infinity;
+  for (let i = 0; i < path.points.length; i++) {
+    const a = path.points[i]!;
+    const b = path.points[Math.min(i + 1, path.points.length - 1)]!;
+    const shrink = Math.cos(rad(a[0]));
+    const ab: LatLng = [b[0] - a[0], (b[1] - a[1]) * shrink];
+    const ap: LatLng = [position[0] - a[0], (position[1] - a[1]) * shrink];
+    const length2 = ab[0] ** 2 + ab[1] ** 2;
+    const t = length2 === 0 ? 0 : Math.min(1, Math.max(0, (ap[0] * ab[0] + ap[1] * ab[1]) / length2));
+    const nearest: LatLng = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    const d = distanceKm(nearest, position);
+    if (d < bestDistance) {
+      bestDistance = d;
+      bestKm = path.at[i]! + t * ((path.at[i + 1] ?? path.at[i]!) - path.at[i]!);
     }
-  });
-  return path.at[best]!;
+  }
+  return bestKm;
 }
