@@ -20,6 +20,7 @@ import * as cards from './migrations/2026-11-26T1400-cards';
 import * as subscriptionChanges from './migrations/2026-11-26T1500-subscription-changes';
 import * as dataCompleteness from './migrations/2026-11-26T1700-data-completeness';
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
+import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfactor';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1500-subscription-changes': subscriptionChanges,
   '2026-11-26T1700-data-completeness': dataCompleteness,
   '2026-11-26T1800-tracking-links': trackingLinks,
+  '2026-11-26T2000-devices-fillfactor': devicesFillfactor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

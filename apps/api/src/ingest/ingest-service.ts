@@ -1,3 +1,4 @@
+import { supportsCopyIn } from '../db/copy-in';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { refusedByData } from '../lib/db-errors';
@@ -7,7 +8,8 @@ import { evaluateAlarms } from '../modules/alarms/evaluator';
 import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/service';
 import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
-import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
+import { copyReadingColumns } from '../modules/readings/copy-readings';
+import { insertNewReadingColumns, insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
   addDiscoveredDevices,
@@ -91,19 +93,23 @@ function monthOf(ms: number): number {
 
 /**
  * Ingestion (D5): validates readings, stores a batch in one transaction, and only then answers.
- * Per batch, whatever its size: one device lookup, one insert, one lock of the devices (returning their
- * state), one read of their alarm state, one update of their last state, and alarm statements only when an
- * alarm changes. Nothing is done per reading in the database.
+ * Per batch, whatever its size: one device lookup, one COPY (or insert) of the readings, one lock of the devices
+ * (returning their state), one read of their alarm state, one update of their last state, and alarm statements only
+ * when an alarm changes. Nothing is done per reading in the database.
  */
 export class IngestService {
   private readonly seenAt = new Map<string, number>();
+  /** Readings are copied in (PostgreSQL through pg) rather than inserted (PGlite). */
+  private readonly copyIn: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly events: EventBus,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.copyIn = supportsCopyIn(db);
+  }
 
   /** The service's clock, in ms: the time of readings whose gateway sends none (a Ruuvi Gateway without NTP). */
   nowMs(): number {
@@ -211,25 +217,45 @@ export class IngestService {
     return { accepted: outcome.inserted, duplicates: candidates.length - outcome.notStored.length - outcome.inserted, rejected };
   }
 
-  /** Readings, their effects on devices and the rejection counts, in one transaction. */
+  /**
+   * Readings, their effects on devices and the rejection counts, in one transaction. The readings go first, as the
+   * transaction's first statement (writeReadings): when the batch repeats stored readings, the whole transaction is
+   * simply run again with the conflict-skipping insert.
+   */
   private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<StoreOutcome> {
     const columns = toColumns(rows);
-    // The plain insert first (the common case: nothing of the batch stored yet); it is the transaction's first
-    // statement, so when the batch repeats stored readings the whole transaction is simply run again, skipping them.
     let skipDuplicates = false;
     const done = await this.inTransaction(
       async (trx) => {
-        const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
+        const stored = await this.writeReadings(trx, rows, columns, skipDuplicates);
         const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
         await addRejectionCounts(trx, counts, now);
         await addDiscoveredDevices(trx, discovered);
-        return { inserted, effects };
+        return { inserted: stored.length, effects };
       },
       (code) => {
         if (code === UNIQUE_VIOLATION) skipDuplicates = true;
       },
     );
     return { inserted: done.inserted, effects: done.effects ? [done.effects] : [], notStored: [] };
+  }
+
+  /**
+   * Stores the batch's readings (unique per device and time, in device and time order) in the transaction and returns
+   * those that were new. Common case, nothing of the batch stored yet: one binary COPY on PostgreSQL (ADR 42), the
+   * plain insert on PGlite, which has no COPY FROM STDIN through its driver; either fails on a stored reading (23505).
+   * With `skipDuplicates` (the transaction's second run): INSERT … ON CONFLICT DO NOTHING, returning what it added.
+   */
+  private async writeReadings(trx: Db, rows: readonly Candidate[], columns: ReadingColumns, skipDuplicates: boolean): Promise<readonly Candidate[]> {
+    if (rows.length === 0) return rows;
+    if (!skipDuplicates) {
+      const copied = this.copyIn ? await copyReadingColumns(trx, columns) : await insertReadingColumns(trx, columns, { skipDuplicates: false });
+      if (copied !== rows.length) throw new Error(`readings stored ${copied} of ${rows.length} rows without an error`);
+      return rows;
+    }
+    const added = new Set<string>();
+    for (const key of await insertNewReadingColumns(trx, columns)) added.add(`${key.num} ${key.ms}`);
+    return added.size === rows.length ? rows : rows.filter((r) => added.has(`${r.device.num} ${r.ts}`));
   }
 
   /**
