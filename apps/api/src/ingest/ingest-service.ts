@@ -1,3 +1,4 @@
+import { JSON_SEQ_MODULO } from '@sentinela/contract';
 import { supportsCopyIn } from '../db/copy-in';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
@@ -48,7 +49,8 @@ export interface IngestPart {
   indexes?: readonly number[];
   /**
    * Sequence counters' moduli of readings decoded from a vendor format (ADR 33, 35), by position in `readings`: the
-   * format's own (256 for a Xiaomi counter, 65535 for RAWv2), where Sentinela's JSON counter is always 16-bit.
+   * format's own (256 for a Xiaomi counter, 65535 for RAWv2; null: none), handed to the validator. Without it, each
+   * reading's counter is Sentinela's JSON one, 16-bit.
    */
   seqModuli?: readonly (number | null)[];
 }
@@ -142,11 +144,10 @@ export class IngestService {
       await this.noteSeen(part.gateway.id, nowMs);
       for (const r of part.rejected ?? []) reject(part.gateway.id, r);
       for (let i = 0; i < part.readings.length; i++) {
-        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac);
+        const seqModulo = part.seqModuli ? (part.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
+        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac, seqModulo);
         if (isRejection(checked)) reject(part.gateway.id, checked);
         else {
-          if (part.seqModuli && checked.seq !== null) checked.seqModulo = part.seqModuli[i] ?? null;
-          if (checked.seqModulo === null) checked.seq = null;
           valid.push(checked as Candidate);
           validGateway.push(part.gateway);
         }
@@ -158,13 +159,22 @@ export class IngestService {
     // MACs no device has, for the super admin to register (ADR 18): one row per MAC and batch, never per reading.
     const discovered = new Map<string, DiscoveredCount>();
     if (valid.length > 0) {
-      const pairs = new Map<string, { mac: string; gatewayId: string }>();
-      valid.forEach((v, i) => pairs.set(`${validGateway[i]!.id} ${v.mac}`, { mac: v.mac, gatewayId: validGateway[i]!.id }));
-      const found = new Map<string, DeviceForGateway>();
-      for (const row of await findDevicesForGateways(this.db, [...pairs.values()])) found.set(`${row.gateway_id} ${row.mac}`, row);
+      // Keyed by gateway, then MAC (nested maps rather than "gateway mac" strings: no string built per reading).
+      const pairs: { mac: string; gatewayId: string }[] = [];
+      const found = new Map<string, Map<string, DeviceForGateway | null>>();
+      for (let i = 0; i < valid.length; i++) {
+        const gatewayId = validGateway[i]!.id;
+        let macs = found.get(gatewayId);
+        if (!macs) found.set(gatewayId, (macs = new Map()));
+        if (!macs.has(valid[i]!.mac)) {
+          macs.set(valid[i]!.mac, null);
+          pairs.push({ mac: valid[i]!.mac, gatewayId });
+        }
+      }
+      for (const row of await findDevicesForGateways(this.db, pairs)) found.get(row.gateway_id)?.set(row.mac, row);
       valid.forEach((v, i) => {
         const gatewayId = validGateway[i]!.id;
-        const device = found.get(`${gatewayId} ${v.mac}`);
+        const device = found.get(gatewayId)!.get(v.mac);
         // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
         // which MACs are registered elsewhere (issue 9, no small oracles).
         if (!device || !device.allowed) {
