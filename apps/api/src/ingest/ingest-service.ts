@@ -141,7 +141,8 @@ export class IngestService {
     const valid: Candidate[] = [];
     const validGateway: GatewayIdentity[] = [];
     for (const part of parts) {
-      await this.noteSeen(part.gateway.id, nowMs);
+      // Checked before awaiting: an MQTT batch has a part per message, and an await each would cost a turn each.
+      if (this.dueToBeSeen(part.gateway.id, nowMs)) await this.noteSeen(part.gateway.id, nowMs);
       for (const r of part.rejected ?? []) reject(part.gateway.id, r);
       for (let i = 0; i < part.readings.length; i++) {
         const seqModulo = part.seqModuli ? (part.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
@@ -405,13 +406,18 @@ export class IngestService {
     }
   }
 
-  /** Keeps gateways.last_seen_at roughly current: one write per gateway and minute, not per batch. */
-  private async noteSeen(gatewayId: string, nowMs: number): Promise<void> {
+  /** Whether gateways.last_seen_at is due: one write per gateway and minute, not per batch. */
+  private dueToBeSeen(gatewayId: string, nowMs: number): boolean {
     const last = this.seenAt.get(gatewayId);
-    if (last !== undefined && nowMs - last < SEEN_EVERY_MS) return;
+    return last === undefined || nowMs - last >= SEEN_EVERY_MS;
+  }
+
+  /** Keeps gateways.last_seen_at roughly current. */
+  private async noteSeen(gatewayId: string, nowMs: number): Promise<void> {
     this.seenAt.set(gatewayId, nowMs);
     await touchGateway(this.db, gatewayId, new Date(nowMs)).catch((err: unknown) => this.log.error({ err, gatewayId }, 'gateway last_seen_at not updated'));
   }
+
 }
 
 function noteDiscovered(into: Map<string, DiscoveredCount>, mac: string, gatewayId: string, ts: number): void {
