@@ -239,8 +239,8 @@ async function ingestionBenchmark() {
 | HTTP, lotes de ${http.batch} (${http.devicesPerBatch} dispositivos × ${http.batch / http.devicesPerBatch}), ${http.concurrency} em paralelo, ${http.seconds} s | ${http.readingsPerSecond.toLocaleString('pt-BR')} leituras/s (${ok(http.readingsPerSecond >= 100_000)}) | ≥ 100.000/s |
 | HTTP, latência de confirmação | p50 ${http.p50} ms, p99 ${http.p99} ms (${ok(http.p99 < 250)}) | p99 < 250 ms |
 | COPY das mesmas ${copy.rows.toLocaleString('pt-BR')} linhas | ${copy.rowsPerSecond.toLocaleString('pt-BR')} linhas/s | — |
-| HTTP ÷ COPY | ${(ratio * 100).toFixed(0)} % | — |
-| MQTT QoS 1, 1 leitura por mensagem, ${mqtt.connections} conexões × ${mqtt.window} em voo, ${mqtt.seconds} s | ${mqtt.readingsPerSecond.toLocaleString('pt-BR')} leituras/s (${ok(mqtt.readingsPerSecond >= 20_000)}), p50 ${mqtt.p50} ms, p99 ${mqtt.p99} ms | ≥ 20.000/s |
+| HTTP ÷ COPY | ${(ratio * 100).toFixed(0)} % (${ok(ratio >= 0.5)}) | ≥ 50 % (issue 15) |
+| MQTT QoS 1, 1 leitura por mensagem, ${mqtt.connections} conexões × ${mqtt.window} em voo, ${mqtt.seconds} s | ${mqtt.readingsPerSecond.toLocaleString('pt-BR')} leituras/s (${ok(mqtt.readingsPerSecond >= 40_000)}), p50 ${mqtt.p50} ms, p99 ${mqtt.p99} ms | ≥ 40.000/s (issue 15) |
 | CPU (núcleos) durante HTTP / MQTT | servidor ${http.serverCpu} / ${mqtt.serverCpu}; PostgreSQL ${http.postgresCpu} / ${mqtt.postgresCpu} | — |
 | Carga da máquina (load average 1 min, início → fim) | HTTP ${http.loadAverage.join(' → ')}; MQTT ${mqtt.loadAverage.join(' → ')} | — |
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as liteTypes, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { enableCopyIn, markCopyCapable } from './copy-in';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -53,7 +54,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // An idle connection the server drops (restart, failover, idle timeout) is reported here; without a listener
     // pg's 'error' event would crash the process. The pool replaces the connection; queries on it fail and retry.
     pool.on('error', (err) => options.onIdleError?.(err));
+    // Ingestion stores readings with COPY inside its transactions (ADR 42).
+    pool.on('connect', enableCopyIn);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    markCopyCapable(db);
     jobConnections.set(db, { kind: 'postgres', connectionString: options.databaseUrl });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

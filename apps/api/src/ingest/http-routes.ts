@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { INGEST_MAX_BATCH, IngestResponse } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
 import type { AppServices } from '../services';
-import type { GatewayIdentity } from './ingest-service';
+import { gatewayAuthentication } from './gateway-authentication';
 import { INGEST_MESSAGES } from './messages';
 import { IngestBatchDoc } from './http-body';
 import { bodyReadByHandler } from '../openapi/route-schemas';
@@ -20,7 +20,7 @@ function apiKey(request: FastifyRequest): string | null {
  * The answer comes only after the batch's transaction committed.
  */
 export const ingestHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
-  const gateways = new WeakMap<FastifyRequest, GatewayIdentity>();
+  const authentication = gatewayAuthentication(services, apiKey, INGEST_MESSAGES.missingKey);
 
   app.post(
     '/api/ingest/readings',
@@ -30,17 +30,10 @@ export const ingestHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> 
       schema: { body: IngestBatchDoc, response: { 200: IngestResponse }, security: [{ gatewayKey: [] }] },
       // Each reading is checked on its own (one bad reading does not reject the batch): the body schema only describes.
       validatorCompiler: bodyReadByHandler,
-      onRequest: async (request) => {
-        const key = apiKey(request);
-        if (!key) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.missingKey);
-        const gateway = await services.ingest.authenticateKey(key);
-        if (!gateway) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.invalidKey);
-        gateways.set(request, gateway);
-      },
+      onRequest: authentication.onRequest,
     },
     async (request) => {
-      const gateway = gateways.get(request);
-      if (!gateway) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.invalidKey);
+      const gateway = authentication.gatewayOf(request);
       const body = request.body as { readings?: unknown } | null;
       const readings = body && typeof body === 'object' && !Array.isArray(body) ? body.readings : undefined;
       if (!Array.isArray(readings)) throw new AppError('VALIDATION', INGEST_MESSAGES.badBody);

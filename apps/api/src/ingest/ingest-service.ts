@@ -1,3 +1,5 @@
+import { JSON_SEQ_MODULO } from '@sentinela/contract';
+import { supportsCopyIn } from '../db/copy-in';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { refusedByData } from '../lib/db-errors';
@@ -7,7 +9,8 @@ import { evaluateAlarms } from '../modules/alarms/evaluator';
 import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/service';
 import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
-import { insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
+import { copyReadingColumns } from '../modules/readings/copy-readings';
+import { insertNewReadingColumns, insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
 import { addBatchToRollups } from '../modules/readings/rollups';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
@@ -47,7 +50,8 @@ export interface IngestPart {
   indexes?: readonly number[];
   /**
    * Sequence counters' moduli of readings decoded from a vendor format (ADR 33, 35), by position in `readings`: the
-   * format's own (256 for a Xiaomi counter, 65535 for RAWv2), where Sentinela's JSON counter is always 16-bit.
+   * format's own (256 for a Xiaomi counter, 65535 for RAWv2; null: none), handed to the validator. Without it, each
+   * reading's counter is Sentinela's JSON one, 16-bit.
    */
   seqModuli?: readonly (number | null)[];
 }
@@ -92,19 +96,23 @@ function monthOf(ms: number): number {
 
 /**
  * Ingestion (D5): validates readings, stores a batch in one transaction, and only then answers.
- * Per batch, whatever its size: one device lookup, one insert, one lock of the devices (returning their
- * state), one read of their alarm state, one update of their last state, and alarm statements only when an
- * alarm changes. Nothing is done per reading in the database.
+ * Per batch, whatever its size: one device lookup, one COPY (or insert) of the readings, one lock of the devices
+ * (returning their state), one read of their alarm state, one update of their last state, and alarm statements only
+ * when an alarm changes. Nothing is done per reading in the database.
  */
 export class IngestService {
   private readonly seenAt = new Map<string, number>();
+  /** Readings are copied in (PostgreSQL through pg) rather than inserted (PGlite). */
+  private readonly copyIn: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly events: EventBus,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.copyIn = supportsCopyIn(db);
+  }
 
   /** The service's clock, in ms: the time of readings whose gateway sends none (a Ruuvi Gateway without NTP). */
   nowMs(): number {
@@ -134,14 +142,14 @@ export class IngestService {
     const valid: Candidate[] = [];
     const validGateway: GatewayIdentity[] = [];
     for (const part of parts) {
-      await this.noteSeen(part.gateway.id, nowMs);
+      // Checked before awaiting: an MQTT batch has a part per message, and an await each would cost a turn each.
+      if (this.dueToBeSeen(part.gateway.id, nowMs)) await this.noteSeen(part.gateway.id, nowMs);
       for (const r of part.rejected ?? []) reject(part.gateway.id, r);
       for (let i = 0; i < part.readings.length; i++) {
-        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac);
+        const seqModulo = part.seqModuli ? (part.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
+        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac, seqModulo);
         if (isRejection(checked)) reject(part.gateway.id, checked);
         else {
-          if (part.seqModuli && checked.seq !== null) checked.seqModulo = part.seqModuli[i] ?? null;
-          if (checked.seqModulo === null) checked.seq = null;
           valid.push(checked as Candidate);
           validGateway.push(part.gateway);
         }
@@ -153,13 +161,22 @@ export class IngestService {
     // MACs no device has, for the super admin to register (ADR 18): one row per MAC and batch, never per reading.
     const discovered = new Map<string, DiscoveredCount>();
     if (valid.length > 0) {
-      const pairs = new Map<string, { mac: string; gatewayId: string }>();
-      valid.forEach((v, i) => pairs.set(`${validGateway[i]!.id} ${v.mac}`, { mac: v.mac, gatewayId: validGateway[i]!.id }));
-      const found = new Map<string, DeviceForGateway>();
-      for (const row of await findDevicesForGateways(this.db, [...pairs.values()])) found.set(`${row.gateway_id} ${row.mac}`, row);
+      // Keyed by gateway, then MAC (nested maps rather than "gateway mac" strings: no string built per reading).
+      const pairs: { mac: string; gatewayId: string }[] = [];
+      const found = new Map<string, Map<string, DeviceForGateway | null>>();
+      for (let i = 0; i < valid.length; i++) {
+        const gatewayId = validGateway[i]!.id;
+        let macs = found.get(gatewayId);
+        if (!macs) found.set(gatewayId, (macs = new Map()));
+        if (!macs.has(valid[i]!.mac)) {
+          macs.set(valid[i]!.mac, null);
+          pairs.push({ mac: valid[i]!.mac, gatewayId });
+        }
+      }
+      for (const row of await findDevicesForGateways(this.db, pairs)) found.get(row.gateway_id)?.set(row.mac, row);
       valid.forEach((v, i) => {
         const gatewayId = validGateway[i]!.id;
-        const device = found.get(`${gatewayId} ${v.mac}`);
+        const device = found.get(gatewayId)!.get(v.mac);
         // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
         // which MACs are registered elsewhere (issue 9, no small oracles).
         if (!device || !device.allowed) {
@@ -212,27 +229,47 @@ export class IngestService {
     return { accepted: outcome.inserted, duplicates: candidates.length - outcome.notStored.length - outcome.inserted, rejected };
   }
 
-  /** Readings, their effects on devices and the rejection counts, in one transaction. */
+  /**
+   * Readings, their effects on devices and the rejection counts, in one transaction. The readings go first, as the
+   * transaction's first statement (writeReadings): when the batch repeats stored readings, the whole transaction is
+   * simply run again with the conflict-skipping insert.
+   */
   private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<StoreOutcome> {
     const columns = toColumns(rows);
-    // The plain insert first (the common case: nothing of the batch stored yet); it is the transaction's first
-    // statement, so when the batch repeats stored readings the whole transaction is simply run again, skipping them.
     let skipDuplicates = false;
     const done = await this.inTransaction(
       async (trx) => {
-        const inserted = await insertReadingColumns(trx, columns, { skipDuplicates });
+        const stored = await this.writeReadings(trx, rows, columns, skipDuplicates);
         const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
         // ADR 0041: after the devices' locks; a batch that skipped duplicates recounts the hours it touched.
         await addBatchToRollups(trx, columns, { allNew: !skipDuplicates });
         await addRejectionCounts(trx, counts, now);
         await addDiscoveredDevices(trx, discovered);
-        return { inserted, effects };
+        return { inserted: stored.length, effects };
       },
       (code) => {
         if (code === UNIQUE_VIOLATION) skipDuplicates = true;
       },
     );
     return { inserted: done.inserted, effects: done.effects ? [done.effects] : [], notStored: [] };
+  }
+
+  /**
+   * Stores the batch's readings (unique per device and time, in device and time order) in the transaction and returns
+   * those that were new. Common case, nothing of the batch stored yet: one binary COPY on PostgreSQL (ADR 42), the
+   * plain insert on PGlite, which has no COPY FROM STDIN through its driver; either fails on a stored reading (23505).
+   * With `skipDuplicates` (the transaction's second run): INSERT … ON CONFLICT DO NOTHING, returning what it added.
+   */
+  private async writeReadings(trx: Db, rows: readonly Candidate[], columns: ReadingColumns, skipDuplicates: boolean): Promise<readonly Candidate[]> {
+    if (rows.length === 0) return rows;
+    if (!skipDuplicates) {
+      const copied = this.copyIn ? await copyReadingColumns(trx, columns) : await insertReadingColumns(trx, columns, { skipDuplicates: false });
+      if (copied !== rows.length) throw new Error(`readings stored ${copied} of ${rows.length} rows without an error`);
+      return rows;
+    }
+    const added = new Set<string>();
+    for (const key of await insertNewReadingColumns(trx, columns)) added.add(`${key.num} ${key.ms}`);
+    return added.size === rows.length ? rows : rows.filter((r) => added.has(`${r.device.num} ${r.ts}`));
   }
 
   /**
@@ -372,13 +409,18 @@ export class IngestService {
     }
   }
 
-  /** Keeps gateways.last_seen_at roughly current: one write per gateway and minute, not per batch. */
-  private async noteSeen(gatewayId: string, nowMs: number): Promise<void> {
+  /** Whether gateways.last_seen_at is due: one write per gateway and minute, not per batch. */
+  private dueToBeSeen(gatewayId: string, nowMs: number): boolean {
     const last = this.seenAt.get(gatewayId);
-    if (last !== undefined && nowMs - last < SEEN_EVERY_MS) return;
+    return last === undefined || nowMs - last >= SEEN_EVERY_MS;
+  }
+
+  /** Keeps gateways.last_seen_at roughly current. */
+  private async noteSeen(gatewayId: string, nowMs: number): Promise<void> {
     this.seenAt.set(gatewayId, nowMs);
     await touchGateway(this.db, gatewayId, new Date(nowMs)).catch((err: unknown) => this.log.error({ err, gatewayId }, 'gateway last_seen_at not updated'));
   }
+
 }
 
 function noteDiscovered(into: Map<string, DiscoveredCount>, mac: string, gatewayId: string, ts: number): void {

@@ -53,6 +53,15 @@ describe('validateReading', () => {
     }
   });
 
+  it("checks a vendor format's counter against the modulus it is given, and keeps none without one", () => {
+    const reading = (seq: unknown, modulus: number | null) => validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', seq }, 0, NOW, undefined, modulus);
+    expect(reading(255, 256)).toMatchObject({ seq: 255, seqModulo: 256 });
+    expect(reading(256, 256)).toMatchObject({ code: 'invalid_value', reason: 'Contador de sequência inválido: esperado um inteiro de 0 a 255.' });
+    expect(reading(65_534, 65_535)).toMatchObject({ seq: 65_534, seqModulo: 65_535 });
+    expect(reading(7, null)).toMatchObject({ seq: null, seqModulo: null });
+    expect(reading(null, 256)).toMatchObject({ seq: null, seqModulo: null });
+  });
+
   it('accepts the physical limits themselves and up to 5 minutes ahead', () => {
     const ok = validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T12:05:00Z', temperature: -80, humidity: 100, battery: 0, lat: -90, lng: 180 }, 0, NOW);
     expect(ok).toMatchObject({ temperature: -80, humidity: 100, battery: 0, lat: -90, lng: 180 });

@@ -142,9 +142,11 @@ export function parseInstant(value: string): number {
 
 /**
  * Validates one raw reading. `topicMac` is the MAC of an MQTT topic: a reading without a MAC takes it,
- * and one with a different MAC is refused.
+ * and one with a different MAC is refused. `seqModulo` is the value the reading's sequence counter wraps at (ADR 35):
+ * Sentinela's JSON counter is 16-bit; a reading decoded from a vendor format passes its format's own (256 for a
+ * Xiaomi counter, 65535 for RAWv2), or null when the format has none (a `seq` is then not kept).
  */
-export function validateReading(raw: unknown, index: number, nowMs: number, topicMac?: string): ValidReading | Rejection {
+export function validateReading(raw: unknown, index: number, nowMs: number, topicMac?: string, seqModulo: number | null = JSON_SEQ_MODULO): ValidReading | Rejection {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return rejection(index, topicMac ?? null, 'invalid_reading', REJECTION_REASONS.invalid_reading);
   }
@@ -177,11 +179,16 @@ export function validateReading(raw: unknown, index: number, nowMs: number, topi
   if (lng === INVALID || lng === OUT_OF_RANGE) return valueRejection(index, mac, RANGES[4]!, lng);
   if ((lat === null) !== (lng === null)) return rejection(index, mac, 'invalid_value', REJECTION_REASONS.incomplete_position);
   const seq = r.seq;
-  if (seq === undefined || seq === null) return { index, mac, ts, temperature, humidity, battery, lat, lng, seq: null, seqModulo: null };
-  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq >= JSON_SEQ_MODULO) {
-    return rejection(index, mac, 'invalid_value', REJECTION_REASONS.invalid_seq);
+  if (seq === undefined || seq === null || seqModulo === null) return { index, mac, ts, temperature, humidity, battery, lat, lng, seq: null, seqModulo: null };
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq >= seqModulo) {
+    return rejection(index, mac, 'invalid_value', seqModulo === JSON_SEQ_MODULO ? REJECTION_REASONS.invalid_seq : invalidSeqReason(seqModulo));
   }
-  return { index, mac, ts, temperature, humidity, battery, lat, lng, seq, seqModulo: JSON_SEQ_MODULO };
+  return { index, mac, ts, temperature, humidity, battery, lat, lng, seq, seqModulo };
+}
+
+/** The reason for a counter outside its format's own range (decoders never produce one; said right all the same). */
+function invalidSeqReason(seqModulo: number): string {
+  return `Contador de sequência inválido: esperado um inteiro de 0 a ${seqModulo - 1}.`;
 }
 
 const INVALID = Symbol('invalid');

@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IngestResponse } from '@sentinela/contract';
-import { AppError } from '../lib/errors';
 import type { AppServices } from '../services';
-import type { GatewayIdentity } from './ingest-service';
+import { gatewayAuthentication } from './gateway-authentication';
 import { INGEST_MESSAGES } from './messages';
 import { partFromRuuviHttp } from './ruuvi-gateway';
 
@@ -29,7 +28,7 @@ export function ruuviGatewayKey(request: FastifyRequest): string | null {
  * after the commit, with each rejected tag (index = the tag's position in `tags`) and its reason.
  */
 export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
-  const gateways = new WeakMap<FastifyRequest, GatewayIdentity>();
+  const authentication = gatewayAuthentication(services, ruuviGatewayKey, INGEST_MESSAGES.ruuviMissingKey);
 
   app.post(
     '/api/ingest/ruuvi',
@@ -37,17 +36,10 @@ export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> =
       bodyLimit: services.config.ingestBodyLimitBytes,
       config: { permission: 'public', keepsAnsweringUnderLoad: true },
       schema: { response: { 200: IngestResponse }, security: [{ gatewayBearer: [] }, { gatewayBasic: [] }] },
-      onRequest: async (request) => {
-        const key = ruuviGatewayKey(request);
-        if (!key) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.ruuviMissingKey);
-        const gateway = await services.ingest.authenticateKey(key);
-        if (!gateway) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.invalidKey);
-        gateways.set(request, gateway);
-      },
+      onRequest: authentication.onRequest,
     },
     async (request) => {
-      const gateway = gateways.get(request);
-      if (!gateway) throw new AppError('UNAUTHENTICATED', INGEST_MESSAGES.invalidKey);
+      const gateway = authentication.gatewayOf(request);
       return services.ingest.ingest([partFromRuuviHttp(gateway, request.body, services.ingest.nowMs())]);
     },
   );

@@ -35,6 +35,19 @@ export interface ReadingColumns {
   seqModulo: (number | null)[];
 }
 
+/** INSERT … SELECT from the columns as arrays, unnested server-side. */
+function insertFromColumns(c: ReadingColumns) {
+  return sql`
+    INSERT INTO readings (device_num, ts, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)
+    SELECT u.num, to_timestamp(u.ms / 1000), u.temperature, u.humidity, u.battery, u.lat, u.lng, u.travel_id, u.seq, u.seq_modulo
+    FROM unnest(
+      ${numberArray(c.deviceNum)}::int[], ${numberArray(c.tsMs)}::float8[],
+      ${numberArray(c.temperature)}::real[], ${numberArray(c.humidity)}::real[], ${numberArray(c.battery)}::real[],
+      ${numberArray(c.lat)}::float8[], ${numberArray(c.lng)}::float8[], ${textArray(c.travelId)}::uuid[],
+      ${numberArray(c.seq)}::int[], ${numberArray(c.seqModulo)}::int[]
+    ) AS u(num, ms, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)`;
+}
+
 /**
  * Stores readings in one statement per batch (arrays unnested server-side). Returns how many rows were new.
  * The partitions must exist (ensureReadingPartitions).
@@ -47,16 +60,29 @@ export async function insertReadingColumns(db: Db, c: ReadingColumns, { skipDupl
   if (c.deviceNum.length === 0) return 0;
   const conflict = skipDuplicates ? sql`ON CONFLICT (device_num, ts) DO NOTHING` : sql``;
   const result = await sql`
-    INSERT INTO readings (device_num, ts, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)
-    SELECT u.num, to_timestamp(u.ms / 1000), u.temperature, u.humidity, u.battery, u.lat, u.lng, u.travel_id, u.seq, u.seq_modulo
-    FROM unnest(
-      ${numberArray(c.deviceNum)}::int[], ${numberArray(c.tsMs)}::float8[],
-      ${numberArray(c.temperature)}::real[], ${numberArray(c.humidity)}::real[], ${numberArray(c.battery)}::real[],
-      ${numberArray(c.lat)}::float8[], ${numberArray(c.lng)}::float8[], ${textArray(c.travelId)}::uuid[],
-      ${numberArray(c.seq)}::int[], ${numberArray(c.seqModulo)}::int[]
-    ) AS u(num, ms, temperature, humidity, battery, lat, lng, travel_id, seq, seq_modulo)
+    ${insertFromColumns(c)}
     ${conflict}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** A stored reading's key, its time in epoch milliseconds. */
+export interface ReadingKey {
+  num: number;
+  ms: number;
+}
+
+/**
+ * Stores readings, skipping any (device, time) already stored (ON CONFLICT DO NOTHING), and returns the keys of the
+ * rows that were new: what a batch that repeats stored readings needs to know which of its rows it added (ADR 42).
+ * One statement; the partitions must exist.
+ */
+export async function insertNewReadingColumns(db: Db, c: ReadingColumns): Promise<ReadingKey[]> {
+  if (c.deviceNum.length === 0) return [];
+  const result = await sql<ReadingKey>`
+    ${insertFromColumns(c)}
+    ON CONFLICT (device_num, ts) DO NOTHING
+    RETURNING device_num AS num, (extract(epoch FROM ts) * 1000)::float8 AS ms`.execute(db);
+  return result.rows;
 }
 
 /** Stores readings (creating the monthly partitions they need); returns how many rows were new. */
