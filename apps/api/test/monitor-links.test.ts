@@ -179,6 +179,20 @@ describe('the monitor page (no session)', () => {
     await ctx.db.deleteFrom('alarms').where('started_at', '=', since).execute();
   });
 
+  it('carries what a wall needs to show a silence: the last reading time, the expected interval, a finished travel', async () => {
+    const finished = await travelId(ctx, CODES.auroraFinished);
+    const admin = login('aurora.adm');
+    expect((await ctx.request('PUT', `/api/devices/${ids.chamber}`, admin.token, { config: { report_interval_seconds: 90 } })).statusCode).toBe(200);
+    const link = (await createLink('aurora.adm', { device_ids: [ids.chamber], travel_ids: [ids.auroraTravel, finished] })).json();
+    const view = MonitorView.parse((await ctx.request('GET', `/api/monitor/${link.token}`)).json());
+    const chamber = view.devices.find((d) => d.mac === MACS.chamber)!;
+    const lastSync = await ctx.db.selectFrom('devices').select('last_sync_at').where('id', '=', ids.chamber!).executeTakeFirstOrThrow();
+    expect(chamber).toMatchObject({ expectedIntervalSeconds: 90, last_update_date: lastSync.last_sync_at?.toISOString() ?? null, travel: null });
+    expect(view.devices.find((d) => d.mac === MACS.truck1)!.travel).toMatchObject({ code: CODES.auroraInProgress, finished: false });
+    expect(view.devices.find((d) => d.mac === MACS.truck2)!.travel).toMatchObject({ code: CODES.auroraFinished, finished: true });
+    expect((await ctx.request('PUT', `/api/devices/${ids.chamber}`, admin.token, { config: { report_interval_seconds: null } })).statusCode).toBe(200);
+  });
+
   it('shows a new reading of its device', async () => {
     const link = (await createLink('aurora.adm', { device_ids: [ids.chamber] })).json();
     ctx.clock.advance(60_000);

@@ -147,6 +147,16 @@ describe('a restricted subscription (issue 13 item 2, ADR 32)', () => {
     const link = await ctx.request('POST', '/api/devices/link/client', tokens.admin, { devices: [beacon.json()._id], to_update: 1, client_id: enterprises.vida });
     expect(link.statusCode).toBe(402);
     expect(link.json().error).toContain(`fatura nº ${vidaOpen.number}`);
+    // Linking users to the enterprise (the second step of /register-user, and where the super admin names owners).
+    const maria = await ctx.db.selectFrom('users').select(['id', 'is_owner']).where('username', '=', 'maria.souza').executeTakeFirstOrThrow();
+    for (const [token, isOwner] of [[tokens.vida, false], [tokens.admin, !maria.is_owner]] as const) {
+      const linked = await ctx.request('POST', `/api/client/link/${enterprises.vida}`, token, { users: [{ id: maria.id, isOwner }] });
+      expect(linked.statusCode, linked.body).toBe(402);
+      expect(linked.json().error).toContain(`fatura nº ${vidaOpen.number} (R$ 149,90`);
+    }
+    expect((await ctx.db.selectFrom('users').select('is_owner').where('id', '=', maria.id).executeTakeFirstOrThrow()).is_owner).toBe(maria.is_owner);
+    // Another enterprise's id is still a 404 that tells nothing about Vida Farma's bill.
+    expect((await ctx.request('POST', `/api/client/link/${enterprises.vida}`, tokens.aurora, { users: [{ id: maria.id, isOwner: false }] })).statusCode).toBe(404);
     expect(await ctx.db.selectFrom('users').select('id').where('enterprise_id', '=', enterprises.vida).execute()).toHaveLength(usersBefore.length);
     expect((await ctx.db.selectFrom('devices').select('enterprise_id').where('id', '=', beacon.json()._id).executeTakeFirstOrThrow()).enterprise_id).toBeNull();
     expect((await subscription(tokens.vida)).current.plan_name).toBe('Essencial');
@@ -165,6 +175,9 @@ describe('a restricted subscription (issue 13 item 2, ADR 32)', () => {
     for (const row of overdue) expect((await ctx.request('POST', `/api/invoices/${row.id}/mark-paid`, tokens.admin, { reason: 'PIX conferido no extrato' })).statusCode).toBe(200);
     expect(await standing(tokens.maria)).toEqual({ status: 'active', restricted_at: null, restricts_at: null, overdue_invoice: null });
     expect((await ctx.request('POST', '/api/user/create', tokens.vida, newUser('depois'))).statusCode).toBe(200);
+    const relinked = await ctx.request('POST', `/api/client/link/${enterprises.vida}`, tokens.vida, { users: [{ id: maria.id, isOwner: false }] });
+    expect(relinked.statusCode, relinked.body).toBe(200);
+    expect((await ctx.request('POST', `/api/client/link/${enterprises.vida}`, tokens.admin, { users: [{ id: maria.id, isOwner: maria.is_owner }] })).statusCode).toBe(200);
     expect((await ctx.request('POST', '/api/devices/link/client', tokens.admin, { devices: [beacon.json()._id], to_update: 1, client_id: enterprises.vida })).statusCode).toBe(200);
   });
 });

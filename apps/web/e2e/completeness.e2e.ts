@@ -79,6 +79,60 @@ describe('silent devices (ADR 0035)', () => {
   }
 });
 
+describe('a travel card going quiet (ADR 35)', () => {
+  const TRAVEL = 'AUR7K2M9QX';
+  const TRUCK = 'C3:00:00:00:01:01';
+  const card = (page: Page) => page.locator(`[data-testid="device-card"][data-mac="${TRUCK}"]`);
+
+  /** The truck's id, read from the travel's own device list as its manager sees it. */
+  async function truckId(): Promise<string> {
+    const base = inject('baseURL');
+    const headers = { 'content-type': 'application/json' };
+    const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
+    const devices = (await (await fetch(`${base}/api/beacon-device/all`, { headers: { authorization: `Bearer ${auth.token.token}` } })).json()) as Array<{ _id: string; mac: string }>;
+    return devices.find((d) => d.mac === TRUCK)!._id;
+  }
+
+  for (const viewport of [{ width: 1280, height: 800, name: 'desktop' }, { width: 390, height: 844, name: 'phone' }]) {
+    it(`turns to "Sem dados há …" by itself on the travel's Dispositivos tab (${viewport.name})`, async () => {
+      // A one-minute interval (silent after 3 min), whatever other specs taught the truck; restored at the end.
+      const id = await truckId();
+      await configureInterval(id, 60);
+      await ingest([{ mac: TRUCK, ts: new Date().toISOString(), temperature: 4.75, humidity: 61, battery: 88 }]);
+
+      const { context, page } = await newPage(browser, { width: viewport.width, height: viewport.height });
+      const csp = await watchCspViolations(page);
+      // The page's own clock, moved forward below: the screen stays open and no event arrives meanwhile.
+      await page.clock.install({ time: new Date() });
+      await login(page, 'aurora.adm');
+      await page.waitForURL('**/my-devices', { timeout: 20_000 });
+      await page.goto('/directions');
+      await page.waitForURL('**/directions#routes', { timeout: 20_000 });
+      await page.getByLabel('Pesquisar viagens').fill(TRAVEL, { timeout: 20_000 });
+      const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
+      await expect.poll(() => row.count()).toBe(1);
+      await row.getByRole('button', { name: 'Dispositivos' }).click({ timeout: 20_000 });
+      await page.waitForURL('**/directions#devices', { timeout: 20_000 });
+
+      // The reading of a moment ago: coloured, no silence.
+      await card(page).getByText('4,75 °C').waitFor({ timeout: 20_000 });
+      expect(await card(page).getAttribute('data-state')).not.toBe('silent');
+      expect(await card(page).getByTestId('card-silence').count()).toBe(0);
+
+      // Four minutes: past the truck's 3-minute threshold, within the 5-minute session window (P2) — the screen's
+      // socket reconnects after the jump and reloads the travel over HTTP, which an expired session would refuse.
+      await page.clock.fastForward(4 * MIN);
+      await expect.poll(() => card(page).getAttribute('data-state', { timeout: 5000 })).toBe('silent');
+      expect(await card(page).getByTestId('card-silence').innerText()).toMatch(/^Sem dados há [4-6] min$/);
+      await card(page).scrollIntoViewIfNeeded();
+      await shot(page, `travel-card-silent-${viewport.name}`);
+      expect(csp).toEqual([]);
+      await context.close();
+      await configureInterval(id, null);
+    });
+  }
+});
+
 describe('coverage in the device history and its report', () => {
   it('shows the coverage and the gap of a period, and the PDF prints them', async () => {
     // A minute-aligned block of 10 readings a minute apart, a 21-minute silence, 10 more; the freezer learns its

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 
 /** Read-only monitor links for wall displays (issue 11, item 6; ADR 26), in Chromium. */
 let browser: Browser;
@@ -27,6 +27,18 @@ async function ingest(mac: string, temperature: number) {
   });
   expect(response.status, await response.clone().text()).toBe(200);
 }
+
+/** Calls the API as Aurora's administrator (what the screens do; used to set up a case quickly). */
+async function asAuroraAdmin(method: string, path: string, body?: unknown) {
+  const base = inject('baseURL');
+  const headers = { 'content-type': 'application/json' };
+  const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
+  const response = await fetch(`${base}${path}`, { method, headers: { ...headers, authorization: `Bearer ${auth.token.token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+  return response.json() as Promise<unknown>;
+}
+
+const SHOTS = process.env.SHOTS_DIR ?? '/work/helpers/shots/h-leftovers';
 
 async function choose(page: Page, label: string, option: string | RegExp) {
   const dialog = page.getByRole('dialog');
@@ -131,6 +143,43 @@ describe('monitor links', () => {
     expect(wallCsp).toEqual([]);
     await wall.context.close();
     await context.close();
+  });
+
+  it('a device gone quiet turns its wall card neutral with "Sem dados há …" by itself (ADR 35)', async () => {
+    // The chamber's expected interval set to one minute (silent after 3), so what other specs taught it does not
+    // matter; restored to "learned" at the end.
+    const devices = (await asAuroraAdmin('GET', '/api/beacon-device/all')) as Array<{ _id: string; mac: string }>;
+    const chamber = devices.find((d) => d.mac === CHAMBER)!;
+    await asAuroraAdmin('PUT', `/api/devices/${chamber._id}`, { config: { report_interval_seconds: 60 } });
+    const link = (await asAuroraAdmin('POST', '/api/monitor-links', {
+      name: 'Parede — câmara',
+      device_ids: [chamber._id],
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    })) as { url: string };
+    await ingest(CHAMBER, -19);
+
+    for (const viewport of [{ ...WALL, name: '1920' }, { ...PHONE, name: 'phone' }]) {
+      const wall = await newPage(browser, viewport);
+      const csp = await watchCspViolations(wall.page);
+      // The wall's own clock, moved forward below: the page stays open and no event arrives meanwhile.
+      await wall.page.clock.install({ time: new Date() });
+      await wall.page.goto(link.url);
+      await card(wall.page, CHAMBER).getByText('-19,00 °C').waitFor();
+      expect(await card(wall.page, CHAMBER).getAttribute('data-state')).toBe('normal');
+      expect(await wall.page.getByTestId('monitor-silence').count()).toBe(0);
+
+      await wall.page.clock.fastForward(5 * 60_000);
+      await expect.poll(() => card(wall.page, CHAMBER).getAttribute('data-state')).toBe('silent');
+      expect(await card(wall.page, CHAMBER).getByTestId('monitor-silence').innerText()).toMatch(/^Sem dados há [5-7] min$/);
+      // The last reading stays on the card, dimmed, with its time.
+      expect(await card(wall.page, CHAMBER).getByText('-19,00 °C').count()).toBe(1);
+      await settle(wall.page);
+      await screenshot(wall.page, `monitor-silent-${viewport.name}`);
+      await wall.page.screenshot({ path: `${SHOTS}/monitor-silent-${viewport.name}.png`, fullPage: true }).catch(() => {});
+      expect(csp).toEqual([]);
+      await wall.context.close();
+    }
+    await asAuroraAdmin('PUT', `/api/devices/${chamber._id}`, { config: { report_interval_seconds: null } });
   });
 
   it('an unknown link gets a clear page; the screen fits a phone', async () => {

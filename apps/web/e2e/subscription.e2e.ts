@@ -117,6 +117,19 @@ describe('subscription (ADR 32)', () => {
     await banner.getByText('Acesso restrito por falta de pagamento').waitFor();
     expect(await banner.getByRole('link', { name: 'Pagar em Financeiro' }).getAttribute('href')).toBe('/financial');
     await shots(page, 'banner-restricted');
+    // Every signed-in screen carries it (ADR 39), not only /plans: Meus Dispositivos, and Financeiro where it points.
+    await page.goto('/my-devices');
+    await page.getByRole('heading', { name: 'Meus Dispositivos' }).waitFor();
+    await banner.getByText('Acesso restrito por falta de pagamento').waitFor();
+    expect(await banner.innerText()).toContain('Novos usuários, novos dispositivos e upgrades de plano estão bloqueados até o pagamento.');
+    await shots(page, 'banner-restricted-my-devices');
+    await banner.getByRole('link', { name: 'Pagar em Financeiro' }).click();
+    await page.waitForURL('**/financial');
+    await banner.getByText('Acesso restrito por falta de pagamento').waitFor();
+    await page.getByRole('button', { name: 'Pagar Fatura' }).first().waitFor();
+    // Said once: the Faturas tab leaves the enterprise's own warning to the banner.
+    expect(await page.getByText('Acesso restrito', { exact: true }).count()).toBe(0);
+    await shots(page, 'banner-restricted-financial');
 
     expect(csp).toEqual([]);
     await context.close();

@@ -76,7 +76,8 @@ export const MonitorAlarm = z.object({ _id: z.string(), type: z.string(), messag
 
 /** A card of the monitor page: the travel card's shape, plus where the device is and its open alarms. */
 export const MonitorDevice = TravelDevice.extend({
-  travel: z.object({ _id: z.string(), code: z.string(), route: z.string() }).nullable(),
+  /** `finished`: the card shows the last reading within the travel, where silence means nothing (ADR 0035). */
+  travel: z.object({ _id: z.string(), code: z.string(), route: z.string(), finished: z.boolean() }).nullable(),
   last_position: LatLng.nullable(),
   alarms: z.array(MonitorAlarm),
 });

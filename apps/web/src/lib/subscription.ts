@@ -34,14 +34,21 @@ export function useSubscription(enabled = true) {
   });
 }
 
-/** GET /api/subscription/standing: overdue or restricted, for every user of the enterprise. */
+/** How long the shell's banner trusts the standing it read before reading it again on the next screen. */
+export const STANDING_STALE_MS = 5 * 60_000;
+
+/**
+ * GET /api/subscription/standing: overdue or restricted, for every user of the enterprise (ADR 39). Read once when
+ * the signed-in shell opens and again on a later screen change once older than STANDING_STALE_MS — never on a timer:
+ * every authorized request slides the session window (P2), and a timer would keep an idle tab signed in for ever.
+ * A payment seen on screen and a 402 of a restricted action refresh it at once.
+ */
 export function useSubscriptionStanding(enabled: boolean) {
   return useQuery({
     queryKey: subscriptionKeys.standing,
     enabled,
     queryFn: ({ signal }) => apiRequest('/api/subscription/standing', { schema: SubscriptionStanding, signal }),
-    // A payment lifts the restriction at once on the server; the banner catches up within minutes at the latest.
-    refetchInterval: 5 * 60_000,
+    staleTime: STANDING_STALE_MS,
   });
 }
 

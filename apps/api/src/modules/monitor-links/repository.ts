@@ -152,7 +152,7 @@ export async function monitoredTravels(db: Db, link: { id: string; enterprise_id
   return db
     .selectFrom('monitor_link_travels as lt')
     .innerJoin('travels as t', 't.id', 'lt.travel_id')
-    .select(['t.id', 't.code', 't.origin_address', 't.destiny_address'])
+    .select(['t.id', 't.code', 't.origin_address', 't.destiny_address', 't.status'])
     .where('lt.link_id', '=', link.id)
     .where('t.enterprise_id', '=', link.enterprise_id)
     .orderBy('t.created_at')

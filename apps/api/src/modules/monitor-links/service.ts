@@ -3,6 +3,7 @@ import {
   MONITOR_LINK_MAX_DAYS,
   MONITOR_LINK_MESSAGES as M,
   monitorPagePath,
+  TravelStatus,
   type CreatedMonitorLink,
   type CreateMonitorLinkBody,
   type MonitorDevice,
@@ -147,7 +148,7 @@ export class MonitorLinkService {
     const travelRows = await travelDeviceRows(this.db, travels.map((t) => t.id));
     const cards: Omit<MonitorDevice, 'last_position' | 'alarms'>[] = [];
     const seen = new Set<string>();
-    const travelById = new Map(travels.map((t) => [t.id, { _id: t.id, code: t.code, route: routeText(t.origin_address, t.destiny_address) }]));
+    const travelById = new Map(travels.map((t) => [t.id, { _id: t.id, code: t.code, route: routeText(t.origin_address, t.destiny_address), finished: t.status === TravelStatus.Finished }]));
     for (const travel of travels) {
       for (const row of travelRows) {
         if (row.travel_id !== travel.id || seen.has(row.device_id)) continue;

@@ -111,6 +111,9 @@ export class UserCreationService {
     if (users.length !== ids.length) throw notFound('Usuário não encontrado.');
     if (users.some((u) => u.enterprise_id && u.enterprise_id !== enterpriseId)) throw conflict(CREATE_USER_MESSAGES.otherEnterprise);
     if (users.some((u) => u.profile_id === Profile.SuperAdmin)) throw forbidden();
+    // Linking users is the second half of adding them (/register-user): refused while restricted, like the creation
+    // (ADR 32). Checked after the scope, so another enterprise's id is still a 404 that says nothing about its bill.
+    await refuseWhenRestricted(this.db, enterpriseId);
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       for (const link of body.users) {

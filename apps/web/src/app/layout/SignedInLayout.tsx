@@ -5,6 +5,7 @@ import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { OpenAlarmsBadge } from '../../features/open-alarms/components/OpenAlarmsBadge';
 import { ReportExportProvider } from '../../components/report-export/export-provider';
+import { SubscriptionBanner } from '../../components/SubscriptionBanner';
 import { LiveAlarmsProvider } from '../../lib/live-alarms';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { clearSession, useRequiredSession } from '../../lib/session';
@@ -14,7 +15,8 @@ import { SideMenu } from './SideMenu';
 
 /**
  * Signed-in shell (P6): a side menu from 768px up; below it, a burger in the top bar opens the same menu. The top
- * bar, at every width, carries the open-alarms badge (issue 11, item 5), fed by the shell's alarms socket.
+ * bar, at every width, carries the open-alarms badge (issue 11, item 5), fed by the shell's alarms socket. Every screen
+ * of an enterprise whose bill is overdue or restricted starts with the subscription banner (ADR 32, ADR 39).
  */
 export function SignedInLayout() {
   const session = useRequiredSession();
@@ -45,6 +47,7 @@ export function SignedInLayout() {
           <SideMenu session={session} onNavigate={close} onLogout={() => void logout()} />
         </AppShell.Navbar>
         <AppShell.Main>
+          <SubscriptionBanner session={session} />
           <ReportExportProvider>
             <Suspense fallback={<PageFallback />}>
               <Outlet />

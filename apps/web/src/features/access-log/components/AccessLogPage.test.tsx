@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -31,7 +31,7 @@ describe('/acess-log "Logs de acesso" (M7)', () => {
     const { requests } = open(2, () => jsonResponse([entry(2, 'GET /api/travels'), entry(1, 'Login realizado')]));
     expect(await screen.findByRole('heading', { name: 'Logs de acesso' })).toBeTruthy();
     await screen.findByText('Login realizado');
-    expect(requests[0]!.url).toContain(`/api/access-log?user_id=${USER_ID}`);
+    expect(screenRequests(requests)[0]!.url).toContain(`/api/access-log?user_id=${USER_ID}`);
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Data/Hora',
       'Cliente (dispositivo)',
@@ -62,6 +62,6 @@ describe('/acess-log "Logs de acesso" (M7)', () => {
   it('is for administrators only', async () => {
     const { requests } = open(3, () => jsonResponse([]));
     expect(await screen.findByRole('heading', { name: 'Acesso negado' })).toBeTruthy();
-    expect(requests.some((r) => r.url.includes('/api/access-log'))).toBe(false);
+    expect(screenRequests(requests).some((r) => r.url.includes('/api/access-log'))).toBe(false);
   });
 });

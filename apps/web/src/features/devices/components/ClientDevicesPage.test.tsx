@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeDevice, makeEnterprise, makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -21,13 +21,13 @@ describe('/client-devices (D2)', () => {
     expect(screen.getByText('Frigorífico Boa Vista')).toBeTruthy();
     expect(screen.getByPlaceholderText('Pesquisar dispositivos')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: 'Alterar Nome' })).toHaveLength(2);
-    expect(requests.map((r) => r.url)).toEqual(['/api/devices-by-client/ent-1']);
+    expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/devices-by-client/ent-1']);
   });
 
   it('uses the enterprise of the query string', async () => {
     const { requests } = open(3, '/client-devices?id=e-42&numDevices=3', () => jsonResponse([makeDevice(1)]));
     await screen.findByText('Sensor 01');
-    expect(requests.map((r) => r.url)).toEqual(['/api/devices-by-client/e-42']);
+    expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/devices-by-client/e-42']);
   });
 
   it('lets the super admin pick an enterprise, kept in the URL', async () => {
@@ -40,7 +40,7 @@ describe('/client-devices (D2)', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma', hidden: true }));
 
     expect(await screen.findByText('Sensor 07')).toBeTruthy();
-    expect(requests.map((r) => r.url)).toEqual(['/api/client-all', `/api/devices-by-client/${enterprises[1]!._id}`]);
+    expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/client-all', `/api/devices-by-client/${enterprises[1]!._id}`]);
     expect(router.state.location.search).toBe(`?id=${enterprises[1]!._id}`);
   });
 
@@ -52,6 +52,6 @@ describe('/client-devices (D2)', () => {
   it.each([4, 5] as const)('is not offered to client profile %i', async (profileId) => {
     const { requests } = open(profileId, '/client-devices', () => jsonResponse([]));
     expect(await screen.findByRole('heading', { name: 'Acesso negado' })).toBeTruthy();
-    expect(requests).toHaveLength(0);
+    expect(screenRequests(requests)).toHaveLength(0);
   });
 });

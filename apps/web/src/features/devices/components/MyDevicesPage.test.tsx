@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -27,7 +27,7 @@ describe('/my-devices (D1)', () => {
   ] as const)('profile %i lists devices from %s', async (profileId, path) => {
     const { requests } = openMyDevices(profileId, () => jsonResponse([makeDevice(1)]));
     expect(await screen.findByText('Sensor 01')).toBeTruthy();
-    expect(requests.map((r) => r.url)).toEqual([path]);
+    expect(screenRequests(requests).map((r) => r.url)).toEqual([path]);
   });
 
   it('shows the columns, -- for missing values, and local times', async () => {
@@ -86,11 +86,11 @@ describe('/my-devices (D1)', () => {
         : jsonResponse([makeDevice(1)]),
     );
     await screen.findByText('Sensor 01');
-    expect(requests).toHaveLength(1);
+    expect(screenRequests(requests)).toHaveLength(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Clique para ver' }));
     expect(await screen.findByText('Carregando...')).toBeTruthy();
-    expect(requests[1]?.url).toBe('/api/beacon-device/AA%3ABB%3ACC%3ADD%3AEE%3A01/historic-count');
+    expect(screenRequests(requests)[1]?.url).toBe('/api/beacon-device/AA%3ABB%3ACC%3ADD%3AEE%3A01/historic-count');
 
     answer(jsonResponse({ count: 15230 }));
     expect(await screen.findByText('15.230')).toBeTruthy();
@@ -111,7 +111,7 @@ describe('/my-devices (D1)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
 
     expect(await screen.findByText('Nome alterado com Sucesso!')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+    expect(screenRequests(requests).find((r) => r.method === 'POST')).toMatchObject({
       url: '/api/devices/update-name/AA%3ABB%3ACC%3ADD%3AEE%3A01',
       body: { name: 'Câmara fria 2' },
     });

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeEnterprise, makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -78,11 +78,11 @@ describe('/enterprises "Empresas" (M2)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Desativar' }));
     const dialog = await screen.findByRole('dialog', { name: 'Desativar empresa' });
     expect(within(dialog).getByText(/Deseja desativar a empresa Aurora Alimentos\?/)).toBeTruthy();
-    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(screenRequests(requests).filter((r) => r.method === 'POST')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Desativar' }));
 
     expect(await screen.findByText('Empresa Desativada com Sucesso!')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+    expect(screenRequests(requests).find((r) => r.method === 'POST')).toMatchObject({
       url: '/api/client-active-inactive',
       body: { client_id: aurora._id, status: true },
     });
@@ -95,7 +95,7 @@ describe('/enterprises "Empresas" (M2)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Desativar' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(screenRequests(requests).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('activates an inactive enterprise with status false, and says when it fails', async () => {
@@ -103,7 +103,7 @@ describe('/enterprises "Empresas" (M2)', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Ativar' }));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Ativar empresa' })).getByRole('button', { name: 'Ativar' }));
     expect(await screen.findByText('Não foi possível ativar a empresa.')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ client_id: vida._id, status: false });
+    expect(screenRequests(requests).find((r) => r.method === 'POST')?.body).toEqual({ client_id: vida._id, status: false });
   });
 
   it('says so when the list fails', async () => {
@@ -114,6 +114,6 @@ describe('/enterprises "Empresas" (M2)', () => {
   it('is for the super admin only', async () => {
     const { requests } = open(() => jsonResponse([]), 2);
     expect(await screen.findByRole('heading', { name: 'Acesso negado' })).toBeTruthy();
-    expect(requests).toHaveLength(0);
+    expect(screenRequests(requests)).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -34,7 +34,7 @@ describe('/register-enterprise "Cadastro de empresa" (M3)', () => {
     expect(screen.getByText('Informe o email.')).toBeTruthy();
     expect(screen.getByText(MSG.passwordRequired)).toBeTruthy();
 
-    expect(requests).toHaveLength(0);
+    expect(screenRequests(requests)).toHaveLength(0);
   });
 
   it('asks for a valid email, 8 characters, the pattern and an equal confirmation', async () => {
@@ -52,7 +52,7 @@ describe('/register-enterprise "Cadastro de empresa" (M3)', () => {
     await fill({ password: 'Abcd@123', confirm: 'Abcd@124' });
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText(MSG.passwordsMustMatch)).toBeTruthy();
-    expect(requests).toHaveLength(0);
+    expect(screenRequests(requests)).toHaveLength(0);
   });
 
   it('registers the company and shows the generated login until "Voltar para Empresas"', async () => {
@@ -64,7 +64,7 @@ describe('/register-enterprise "Cadastro de empresa" (M3)', () => {
     const dialog = await screen.findByRole('dialog', { name: MSG.enterpriseCreated });
     expect(within(dialog).getByTestId('credential-username').textContent).toBe('frigorifico.adm');
     expect(within(dialog).getByTestId('credential-password').textContent).toBe('Empresa@2026');
-    expect(requests[0]).toMatchObject({
+    expect(screenRequests(requests)[0]).toMatchObject({
       method: 'POST',
       url: '/api/client/create/',
       body: {

@@ -86,10 +86,16 @@ describe('/financial "Financeiro" (A9)', () => {
     expect(screen.getByRole('button', { name: 'Tentar novamente' })).toBeTruthy();
   });
 
-  it('warns when the subscription is restricted for an overdue invoice', async () => {
-    open(2, () => jsonResponse(page([invoice(3, { status: 'overdue' })], { subscription: { status: 'overdue', restricted_at: '2026-11-20T12:00:00.000Z' } })));
+  it("warns the super admin when the listed enterprise's subscription is restricted", async () => {
+    open(1, () => jsonResponse(page([invoice(3, { status: 'overdue' })], { subscription: { status: 'overdue', restricted_at: '2026-11-20T12:00:00.000Z' } })));
     expect(await screen.findByText('Acesso restrito')).toBeTruthy();
-    expect(screen.getByText('Vencida')).toBeTruthy();
+    expect(screen.getAllByText('Vencida').length).toBeGreaterThan(0);
+  });
+
+  it("leaves the warning to the shell's banner for the enterprise's own users (ADR 39)", async () => {
+    open(2, () => jsonResponse(page([invoice(3, { status: 'overdue' })], { subscription: { status: 'overdue', restricted_at: '2026-11-20T12:00:00.000Z' } })));
+    expect(await screen.findByText('Vencida')).toBeTruthy();
+    expect(screen.queryByText('Acesso restrito')).toBeNull();
   });
 
   it('pages on the server', async () => {

@@ -69,6 +69,7 @@ export function FinancialPage() {
               key={clientId ?? 'all'}
               enterpriseId={canChoose ? clientId : null}
               showEnterprise={canChoose && !clientId}
+              showStanding={canChoose}
               search={search}
               page={page}
               onSearchChange={onSearchChange}

@@ -19,6 +19,11 @@ interface InvoicesTabProps {
   enterpriseId: string | null;
   /** Shows the Empresa column (the super admin's list of every enterprise). */
   showEnterprise: boolean;
+  /**
+   * Warns of the listed enterprise's overdue/restricted subscription: for the super admin, who has no banner of their
+   * own. The enterprise's users already have the shell's banner above every screen (ADR 39).
+   */
+  showStanding: boolean;
   search: string;
   page: number;
   onSearchChange: (search: string) => void;
@@ -28,7 +33,7 @@ interface InvoicesTabProps {
 }
 
 /** Faturas: the invoices, searched and paged by the server; "Pagar Fatura" only on those still to pay. */
-export function InvoicesTab({ enterpriseId, showEnterprise, search, page, onSearchChange, onPageChange, onOpen, onPay }: InvoicesTabProps) {
+export function InvoicesTab({ enterpriseId, showEnterprise, showStanding, search, page, onSearchChange, onPageChange, onOpen, onPay }: InvoicesTabProps) {
   const [typed, setTyped] = useState(search);
   const [debounced] = useDebouncedValue(typed, 300);
   useEffect(() => {
@@ -40,7 +45,7 @@ export function InvoicesTab({ enterpriseId, showEnterprise, search, page, onSear
   const rows = invoices.data?.data ?? [];
   const total = invoices.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / INVOICES_PAGE_SIZE));
-  const subscription = invoices.data?.subscription;
+  const subscription = showStanding ? invoices.data?.subscription : undefined;
 
   const actions = (invoice: Invoice) => (
     <Group gap={6} wrap="nowrap">

@@ -1,24 +1,20 @@
-import { Alert, Badge, Box, Center, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Box, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconLink, IconWifiOff } from '@tabler/icons-react';
-import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { Logo } from '../../../components/Logo';
-import { ColourMemory } from '../../../components/device-state/colour-state';
 import { formatDateTime, formatTimeOfDay } from '../../../lib/format';
 import { usePageTitle } from '../../../lib/page-title';
 import { useMonitor } from '../live/use-monitor';
-import { MonitorCard } from './MonitorCard';
+import { MonitorCards } from './MonitorCards';
 
 /**
  * /monitor/{token}: the full-screen, read-only monitor of a wall display (ADR 26). No session, no menu, no idle
  * timeout: it sits outside the app's root (which sends expired sessions to /login) and authenticates with the
- * link's token alone. Cards are coloured like the travel cards; when the link expires or is revoked the page says so.
+ * link's token alone. Cards are coloured like the travel cards and turn neutral when a device goes quiet; when the link expires or is revoked the page says so.
  */
 export function MonitorPage() {
   const { token = '' } = useParams();
   const state = useMonitor(token);
-  // One colour memory per screen, as the travel cards keep theirs: a reading exactly on a limit keeps the earlier state.
-  const colours = useMemo(() => new ColourMemory(), []);
   usePageTitle(state.kind === 'live' || state.kind === 'offline' ? `${state.view.name} · Monitoramento` : 'Monitoramento');
 
   if (state.kind === 'loading') {
@@ -80,15 +76,7 @@ export function MonitorPage() {
             Os dispositivos e viagens deste link não estão mais disponíveis.
           </Alert>
         ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} spacing="md">
-            {view.devices.map((device) => (
-              <MonitorCard
-                key={device._id}
-                device={device}
-                state={colours.resolveReading(device._id, device.temperature.value, device.config.temperature)}
-              />
-            ))}
-          </SimpleGrid>
+          <MonitorCards devices={view.devices} />
         )}
       </Stack>
     </Box>

@@ -5,7 +5,6 @@ import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { PixPayment } from '../../../components/PixPayment';
 import { PlanCards } from '../../../components/PlanCards';
-import { SubscriptionBanner } from '../../../components/SubscriptionBanner';
 import { errorMessage } from '../../../lib/api-client';
 import { useRequiredSession } from '../../../lib/session';
 import { formatDay, useCancelPendingChange, useChangeSubscription, useRefreshAfterPayment, useSubscription } from '../../../lib/subscription';
@@ -81,7 +80,6 @@ export function PlansPage() {
   const invoice = change.data?.invoice;
   return (
     <Stack>
-      <SubscriptionBanner session={session} />
       <Title order={2}>Planos</Title>
       {change.isSuccess && (
         <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>

@@ -61,7 +61,7 @@ function serve(options: { sub?: Subscription | null; standing?: SubscriptionStan
     if (pathname.endsWith('/pix')) return jsonResponse({ brcode: '00020126580014br.gov.bcb.pix0136codigo-de-teste', qrcode: 'data:image/png;base64,iVBORw0KGgo=' });
     if (pathname.startsWith('/api/invoices/')) return jsonResponse({ ...invoice(), payment: null });
     return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
-  });
+  }, { shell: false });
 }
 
 describe('/plans: subscription changes (ADR 32)', () => {
@@ -114,7 +114,7 @@ describe('/plans: subscription changes (ADR 32)', () => {
   });
 });
 
-describe('overdue / restricted banner (ADR 32)', () => {
+describe('overdue / restricted banner (ADR 32, ADR 39)', () => {
   const overdue = { id: 'i1', number: 12, valor: 14990, due_at: '2026-11-10T12:00:00.000Z' };
 
   it('warns the administrators with a link to Financeiro', async () => {

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest, screenRequests } from '../../../test/fetch';
 import { makeEnterprise, makeSession, makeUser } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -72,14 +72,14 @@ describe('/enterprise-users (M4)', () => {
     // The signed-in admin is not offered actions on itself.
     expect(within(rowOf('Aurora Administração')).getByText('Você')).toBeTruthy();
     expect(within(rowOf('Aurora Administração')).queryByRole('button')).toBeNull();
-    expect(requests.map((r) => r.url).sort()).toEqual([`/api/client/${CLIENT_ID}`, `/api/users-by-client/${CLIENT_ID}?disabled=false`]);
+    expect(screenRequests(requests).map((r) => r.url).sort()).toEqual([`/api/client/${CLIENT_ID}`, `/api/users-by-client/${CLIENT_ID}?disabled=false`]);
     expect(screen.getByRole('tab', { name: 'Ativos' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it("an enterprise admin without id sees its own enterprise's users", async () => {
     const { requests } = open('/enterprise-users', server([admin]));
     await screen.findByText('Aurora Administração');
-    expect(requests.map((r) => r.url)).toContain('/api/users-by-client/ent-1?disabled=false');
+    expect(screenRequests(requests).map((r) => r.url)).toContain('/api/users-by-client/ent-1?disabled=false');
   });
 
   it('deactivates after confirmation, then the user is in Inativos and can be activated', async () => {
@@ -96,7 +96,7 @@ describe('/enterprise-users (M4)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Desativar usuário' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Desativar' }));
     expect(await screen.findByText(MSG.userDeactivated)).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ user_id: joao._id, status: true });
+    expect(screenRequests(requests).find((r) => r.method === 'POST')?.body).toEqual({ user_id: joao._id, status: true });
     await waitFor(() => expect(screen.queryByText('João Silva')).toBeNull());
 
     await userEvent.click(screen.getByRole('tab', { name: 'Inativos' }));
@@ -106,7 +106,7 @@ describe('/enterprise-users (M4)', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Ativar' }));
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Ativar usuário' })).getByRole('button', { name: 'Ativar' }));
     expect(await screen.findByText(MSG.userActivated)).toBeTruthy();
-    expect(requests.filter((r) => r.method === 'POST').at(-1)?.body).toEqual({ user_id: joao._id, status: false });
+    expect(screenRequests(requests).filter((r) => r.method === 'POST').at(-1)?.body).toEqual({ user_id: joao._id, status: false });
     expect(await screen.findByText('Nada encontrado...')).toBeTruthy();
   });
 
@@ -142,7 +142,7 @@ describe('/enterprise-users (M4)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText(MSG.passwordResetByAdmin)).toBeTruthy();
     expect(screen.getByText('Sucesso!')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')).toMatchObject({
+    expect(screenRequests(requests).find((r) => r.method === 'POST')).toMatchObject({
       url: `/api/admin/users/${joao._id}/reset-password`,
       body: { password: 'Nova/senha1' },
     });

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
-import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
+import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeEnterprise, makeSession, makeUser } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
@@ -47,7 +47,7 @@ describe('/select-user "Usuários" (M8)', () => {
     expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/add-beacons?id=${joao._id}&numDevices=2&eID=ent-1`);
     expect(screen.getByRole('link', { name: 'Usuários da empresa' }).getAttribute('href')).toBe('/enterprise-users?id=ent-1');
     expect(screen.getByRole('link', { name: 'Dispositivos da empresa' }).getAttribute('href')).toBe('/client-devices?id=ent-1');
-    expect(requests.map((r) => r.url)).toEqual(['/api/users-by-client/ent-1?disabled=false']);
+    expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/users-by-client/ent-1?disabled=false']);
   });
 
   it('the super admin picks the enterprise first', async () => {
@@ -57,7 +57,7 @@ describe('/select-user "Usuários" (M8)', () => {
     await userEvent.click(await screen.findByPlaceholderText('Selecione uma empresa'));
     await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma', hidden: true }));
     await screen.findByText('João Silva');
-    expect(requests.at(-1)?.url).toBe(`/api/users-by-client/${vida._id}?disabled=false`);
+    expect(screenRequests(requests).at(-1)?.url).toBe(`/api/users-by-client/${vida._id}?disabled=false`);
     expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/add-beacons?id=${joao._id}&numDevices=2&eID=${vida._id}`);
     expect(screen.getByRole('link', { name: 'Usuários da empresa' }).getAttribute('href')).toBe(`/enterprise-users?id=${vida._id}`);
   });
