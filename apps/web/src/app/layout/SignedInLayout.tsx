@@ -1,17 +1,19 @@
 import { Anchor, AppShell, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { OpenAlarmsBadge } from '../../features/open-alarms/components/OpenAlarmsBadge';
 import { ReportExportProvider } from '../../components/report-export/export-provider';
-import { SubscriptionBanner } from '../../components/SubscriptionBanner';
 import { LiveAlarmsProvider } from '../../lib/live-alarms';
 import { SIGNED_IN_HOME } from '../../lib/paths';
 import { clearSession, useRequiredSession } from '../../lib/session';
 import { storedSessionIsValid } from '../../lib/session-check';
 import { PageFallback } from './PageFallback';
 import { SideMenu } from './SideMenu';
+
+// The banner is off the first paint: most enterprises never show it, and its billing code is ~6 kB gzip (ADR 40).
+const SubscriptionBanner = lazy(() => import('../../components/SubscriptionBanner').then((m) => ({ default: m.SubscriptionBanner })));
 
 /**
  * Signed-in shell (P6): a side menu from 768px up; below it, a burger in the top bar opens the same menu. The top
@@ -47,7 +49,9 @@ export function SignedInLayout() {
           <SideMenu session={session} onNavigate={close} onLogout={() => void logout()} />
         </AppShell.Navbar>
         <AppShell.Main>
-          <SubscriptionBanner session={session} />
+          <Suspense fallback={null}>
+            <SubscriptionBanner session={session} />
+          </Suspense>
           <ReportExportProvider>
             <Suspense fallback={<PageFallback />}>
               <Outlet />
