@@ -20,7 +20,6 @@ import * as cards from './migrations/2026-11-26T1400-cards';
 import * as subscriptionChanges from './migrations/2026-11-26T1500-subscription-changes';
 import * as dataCompleteness from './migrations/2026-11-26T1700-data-completeness';
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
-import * as readingRollups from './migrations/2026-11-26T1900-reading-rollups';
 import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfactor';
 
 /**
@@ -49,7 +48,6 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1500-subscription-changes': subscriptionChanges,
   '2026-11-26T1700-data-completeness': dataCompleteness,
   '2026-11-26T1800-tracking-links': trackingLinks,
-  '2026-11-26T1900-reading-rollups': readingRollups,
   '2026-11-26T2000-devices-fillfactor': devicesFillfactor,
 };
 

@@ -149,14 +149,6 @@ export interface ReadingsTable {
   received_at: CreatedAt;
 }
 
-/** Hourly roll-up of a device's readings (ADR 0041): counts, extremes and sums per measure. */
-export interface ReadingRollupsTable {
-  device_num: number; bucket: Timestamp; n: number;
-  t_n: number; t_min: number | null; t_max: number | null; t_sum: number;
-  h_n: number; h_min: number | null; h_max: number | null; h_sum: number;
-  b_n: number; b_min: number | null; b_max: number | null; b_sum: number;
-}
-
 export interface AlarmsTable {
   id: Generated<string>; device_id: string; travel_id: string | null; type: string; message: string;
   started_at: Timestamp; ended_at: Timestamp | null; active: Generated<boolean>;
@@ -314,7 +306,6 @@ export interface Database {
   travel_revoked_codes: TravelRevokedCodesTable;
   travel_devices: TravelDevicesTable;
   readings: ReadingsTable;
-  reading_rollups: ReadingRollupsTable;
   alarms: AlarmsTable;
   alarm_excursions: AlarmExcursionsTable;
   ingest_rejections: IngestRejectionsTable;

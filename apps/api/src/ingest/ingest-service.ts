@@ -11,7 +11,6 @@ import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
 import { copyReadingColumns } from '../modules/readings/copy-readings';
 import { insertNewReadingColumns, insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
-import { addBatchToRollups } from '../modules/readings/rollups';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
   addDiscoveredDevices,
@@ -241,8 +240,6 @@ export class IngestService {
       async (trx) => {
         const stored = await this.writeReadings(trx, rows, columns, skipDuplicates);
         const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
-        // ADR 0041: after the devices' locks; a batch that skipped duplicates recounts the hours it touched.
-        await addBatchToRollups(trx, columns, { allNew: !skipDuplicates });
         await addRejectionCounts(trx, counts, now);
         await addDiscoveredDevices(trx, discovered);
         return { inserted: stored.length, effects };

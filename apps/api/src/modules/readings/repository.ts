@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { numberArray, textArray } from '../../lib/pg-arrays';
 import { ensureReadingPartitions } from './partitions';
-import { addBatchToRollups } from './rollups';
 
 export interface ReadingRow {
   deviceNum: number;
@@ -89,7 +88,7 @@ export async function insertNewReadingColumns(db: Db, c: ReadingColumns): Promis
 export async function insertReadings(db: Db, rows: readonly ReadingRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   await ensureReadingPartitions(db, rows.map((r) => r.ts));
-  const columns: ReadingColumns = {
+  return insertReadingColumns(db, {
     deviceNum: rows.map((r) => r.deviceNum),
     tsMs: rows.map((r) => r.ts.getTime()),
     temperature: rows.map((r) => r.temperature),
@@ -100,9 +99,5 @@ export async function insertReadings(db: Db, rows: readonly ReadingRow[]): Promi
     travelId: rows.map((r) => r.travelId),
     seq: rows.map((r) => r.seq ?? null),
     seqModulo: rows.map((r) => r.seqModulo ?? null),
-  };
-  const inserted = await insertReadingColumns(db, columns);
-  // Duplicates were skipped: the touched hours are recounted (ADR 0041). Seeds and tests write one at a time.
-  await addBatchToRollups(db, columns, { allNew: false });
-  return inserted;
+  });
 }
