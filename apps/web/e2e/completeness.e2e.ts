@@ -12,6 +12,7 @@ import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViola
 const SHOTS = process.env.SHOTS_DIR ?? '/work/helpers/shots/h14-completeness';
 const MIN = 60_000;
 const FREEZER = { name: 'Freezer Expedição', mac: 'C3:00:00:00:01:04' };
+const TRUCK = 'C3:00:00:00:01:01'; // Baú Caminhão 01
 
 let browser: Browser;
 let dir: string;
@@ -58,20 +59,22 @@ describe('silent devices (ADR 0035)', () => {
     it(`turn to "Sem dados há …" by themselves in Meus Dispositivos (${viewport.name})`, async () => {
       const { context, page } = await newPage(browser, { width: viewport.width, height: viewport.height });
       const csp = await watchCspViolations(page);
+      // The truck reports now, whenever this file runs (the other demo devices' last readings are as old as the
+      // server, and some turn silent while the suite runs).
+      await ingest([{ mac: TRUCK, ts: new Date().toISOString(), temperature: 4.5, humidity: 60, battery: 88 }]);
       // The page's own clock, moved forward below: the screen stays open and no event arrives meanwhile.
       await page.clock.install({ time: new Date() });
       await login(page, 'aurora.adm');
       await page.waitForURL('**/my-devices');
 
-      // The demo devices reported a moment ago: no silence yet.
+      // The truck reported a moment ago: no silence yet.
       const truck = page.getByRole('row').filter({ hasText: 'Baú Caminhão 01' });
       await truck.waitFor();
-      expect(await page.getByTestId('device-silence').count()).toBe(0);
+      expect(await truck.getByTestId('device-silence').count()).toBe(0);
 
       // Twenty minutes later (the demo's devices report every 5 minutes: silent after 15).
       await page.clock.fastForward(20 * MIN);
-      // (The demo's last reading is a few minutes older than the server's start.)
-      await expect.poll(() => truck.getByTestId('device-silence').textContent()).toMatch(/^Sem dados há (2\d|3\d) min$/);
+      await expect.poll(() => truck.getByTestId('device-silence').textContent()).toMatch(/^Sem dados há 2\d min$/);
       await shot(page, `my-devices-${viewport.name}`);
       expect(csp).toEqual([]);
       await context.close();
@@ -81,7 +84,6 @@ describe('silent devices (ADR 0035)', () => {
 
 describe('a travel card going quiet (ADR 35)', () => {
   const TRAVEL = 'AUR7K2M9QX';
-  const TRUCK = 'C3:00:00:00:01:01';
   const card = (page: Page) => page.locator(`[data-testid="device-card"][data-mac="${TRUCK}"]`);
 
   /** The truck's id, read from the travel's own device list as its manager sees it. */
