@@ -4,7 +4,8 @@
 //   run     --url URL[,URL…] --setup FILE --clients C --processes P --rate R --batches B --duration S [--positions]
 //           opens C Socket.IO clients in P child processes (client k follows travel k mod N), then posts R readings
 //           per second through HTTP ingestion (B batches a second, each reading the next one of its travel), and
-//           measures every delivery of travel-logs (and with --positions travel-location-logs). With several URLs
+//           measures every delivery of travel-logs (and with --positions of the positions: beside the cards in
+//           travel-logs, ADR 47, or alone in travel-location-logs). With several URLs
 //           (API processes sharing rooms through Redis), client process p connects to URL p mod n and batch k
 //           goes to URL k mod n, as behind a load balancer.
 //   clients (forked by run)
@@ -134,12 +135,18 @@ async function clients() {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
     });
-    socket.on(`travel-logs:${travelId}`, (devices: { last_update_date: string }[]) => {
+    // The cards, and the newest position in the same message when the device moved (ADR 47).
+    socket.on(`travel-logs:${travelId}`, (devices: { last_update_date: string }[], position?: { createdAt: string }) => {
       const at = mono();
       got.travel.push(t);
       got.seq.push(Math.round((Date.parse(devices[0]!.last_update_date) - base) / 1000));
       got.at.push(at);
       got.kind.push(0);
+      if (!position) return;
+      got.travel.push(t);
+      got.seq.push(Math.round((Date.parse(position.createdAt) - base) / 1000));
+      got.at.push(at);
+      got.kind.push(1);
     });
     socket.on(`travel-location-logs:${travelId}`, (position: { createdAt: string }) => {
       const at = mono();

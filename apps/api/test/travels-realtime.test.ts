@@ -37,6 +37,8 @@ interface Client {
   received: { event: string; payload: unknown }[];
   subscribe(payload: unknown): Promise<unknown>;
   next(event: string): Promise<unknown>;
+  /** Every argument of the next message of this event. */
+  nextArgs(event: string): Promise<unknown[]>;
 }
 
 function open(token?: string): Socket {
@@ -58,6 +60,7 @@ async function client(token?: string): Promise<Client> {
     received,
     subscribe: async (payload) => SubscribeAck.parse(await socket.emitWithAck('subscribe', payload)),
     next: (event) => new Promise((resolve) => socket.once(event, resolve)),
+    nextArgs: (event) => new Promise((resolve) => socket.once(event, (...args: unknown[]) => resolve(args))),
   };
 }
 
@@ -70,22 +73,35 @@ function refusal(token: string): Promise<Error & { data?: { code: string } }> {
 }
 
 const devicesTopic = (id: string) => `travel-logs:${id}`;
-const locationTopic = (id: string) => `travel-location-logs:${id}`;
 
 describe('a signed-in user following a travel', () => {
-  it('receives the device list and the position after an ingest', async () => {
+  it('receives the device list and the position after an ingest, in one message', async () => {
     const joao = await client(tokens['joao.silva']);
     const travel = ids.auroraInProgress!;
     expect(await joao.subscribe({ travelId: travel })).toEqual({ ok: true, travelId: travel });
 
-    const cards = joao.next(devicesTopic(travel));
-    const position = joao.next(locationTopic(travel));
+    const message = joao.nextArgs(devicesTopic(travel));
     const ts = at(ctx, -5);
     expect((await postReadings(ctx, [{ mac: MACS.truck1, ts, temperature: 6.5, humidity: 70, battery: 81, lat: -23.01, lng: -45.5 }])).statusCode).toBe(200);
 
-    const devices = TravelDevicesEvent.parse(await cards);
+    const [cards, position] = await message;
+    const devices = TravelDevicesEvent.parse(cards);
     expect(devices).toEqual([expect.objectContaining({ mac: MACS.truck1, temperature: { value: 6.5 }, humidity: { value: 70 }, battery: { value: 81 }, last_update_date: ts })]);
-    expect(TravelLocationEvent.parse(await position)).toEqual({ travelId: travel, last_position: [-23.01, -45.5], mac: MACS.truck1, createdAt: ts });
+    expect(TravelLocationEvent.parse(position)).toEqual({ travelId: travel, last_position: [-23.01, -45.5], mac: MACS.truck1, createdAt: ts });
+    // One frame per flush: the position did not come again on its own topic.
+    await new Promise<void>((resolve) => joao.socket.emit('unsubscribe', { travelId: travel }, () => resolve()));
+    expect(joao.received.map((r) => r.event)).toEqual([devicesTopic(travel)]);
+  });
+
+  it('gets no position beside the cards when no device moved', async () => {
+    const joao = await client(tokens['joao.silva']);
+    const travel = ids.auroraInProgress!;
+    await joao.subscribe({ travelId: travel });
+    const message = joao.nextArgs(devicesTopic(travel));
+    expect((await postReadings(ctx, [{ mac: MACS.truck1, ts: at(ctx, -5), temperature: 6.6 }])).statusCode).toBe(200);
+    const args = await message;
+    expect(args).toHaveLength(1);
+    expect(TravelDevicesEvent.parse(args[0])[0]!.temperature.value).toBe(6.6);
   });
 
   it('gets the new cards when the travel changes', async () => {

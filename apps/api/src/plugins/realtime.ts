@@ -7,12 +7,13 @@ import { CodeExpiry } from '../realtime/code-expiry';
 import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
 import { authenticateSockets, disconnectEnded, SessionWatch, type RealtimeServer } from '../realtime/socket-auth';
-import { TravelFeed } from '../realtime/travel-feed';
+import { isTravelUpdates, TravelFeed, travelUpdatesOf } from '../realtime/travel-feed';
+import { sendTravelFrame } from '../realtime/travel-frames';
 import { LocationRooms } from '../realtime/location-rooms';
 import { AlarmRooms } from '../realtime/alarm-rooms';
 import { MonitorRooms } from '../realtime/monitor-rooms';
 import { devicesLinkedToUser } from '../modules/locations/repository';
-import { handleTravelRooms, travelPositionRoom, travelRoom, travelTopicRooms } from '../realtime/travel-rooms';
+import { handleTravelRooms, travelPositionRoom, travelRoom } from '../realtime/travel-rooms';
 import type { AppServices } from '../services';
 import type { AccessChangedEvent } from '../realtime/event-bus';
 
@@ -86,14 +87,16 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   const access = new RoomAccess(io, { travels: services.travels, sessions: services.sessions, codeExpiry, log: app.log });
 
   let redis: { close(): Promise<void> } | null = null;
+  // Every process runs its own feed for its own sockets: batches stored elsewhere arrive once per batch as
+  // `travelUpdates` (below), not as one Redis message per room and flush (ADR 47).
+  // (The adapter, and with it the map of rooms, is replaced when Redis is attached: looked up each time.)
+  const hasLocalSockets = (room: string) => io.of('/').adapter.rooms.has(room);
+  const frameTarget = { to: (rooms: string[]) => io.local.to(rooms), hasSockets: hasLocalSockets };
   const feed = new TravelFeed({
     loadCards: (travelIds) => services.travels.deviceCards(travelIds),
-    // In-process, a travel without sockets here has no watchers at all: no query, no emit. With Redis the
-    // watchers may be on another process.
-    watched: (travelId) =>
-      config.redisUrl !== undefined || io.of('/').adapter.rooms.has(travelRoom(travelId)) || io.of('/').adapter.rooms.has(travelPositionRoom(travelId)),
-    // The device cards (readings) never reach the room of position-only codes (ADR 36).
-    emit: (travelId, event, payload) => io.to(travelTopicRooms(travelId, event)).emit(event, payload),
+    // A travel without sockets here has no watchers on this process: no query, no emit.
+    watched: (travelId) => hasLocalSockets(travelRoom(travelId)) || hasLocalSockets(travelPositionRoom(travelId)),
+    send: (frame) => sendTravelFrame(frameTarget, frame),
     intervalMs: LIVE_INTERVAL_MS,
     log: app.log,
   });
@@ -106,13 +109,20 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     void locationRooms.accessChanged(event);
     void alarmRooms.accessChanged(event);
   };
-  // Other processes hold sockets of the same rooms: they check theirs too (the adapter forwards through Redis).
+  // Other processes hold sockets of the same rooms: they check theirs too, and their feeds send the new cards
+  // (the adapter forwards these through Redis).
   const shared = config.redisUrl !== undefined;
-  io.on('travelChanged', (travelId) => void access.travelChanged(travelId));
+  io.on('travelChanged', travelChanged);
+  io.on('travelUpdates', (updates) => {
+    if (isTravelUpdates(updates)) feed.travelUpdates(updates);
+    else app.log.error({ updates }, 'malformed travel updates from another process');
+  });
   io.on('accessChanged', accessChanged);
   const unsubscribe = [
     services.events.on('readings.stored', (event) => {
-      feed.readingsStored(event);
+      const updates = travelUpdatesOf(event);
+      if (shared && updates.length > 0) io.serverSideEmit('travelUpdates', updates);
+      feed.travelUpdates(updates);
       // In-process, a room without sockets here has no watchers; with Redis they may be on another process.
       locationRooms.readingsStored(event, (room) => shared || io.of('/').adapter.rooms.has(room));
       monitorRooms.readingsStored(event, monitorWatched);

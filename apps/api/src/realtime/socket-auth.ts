@@ -44,12 +44,17 @@ export interface ClientEvents {
   'unsubscribe-alarms': (payload: unknown, ack?: (answer: unknown) => void) => void;
 }
 
-/** What the server sends: per-travel topics (`travel-logs:{id}`, `travel-location-logs:{id}`). */
-export type ServerEvents = Record<string, (payload: unknown) => void>;
+/**
+ * What the server sends: per-travel topics (`travel-logs:{id}` with the device list and, when a device moved,
+ * the newest position as a second argument; `travel-location-logs:{id}`; ADR 47).
+ */
+export type ServerEvents = Record<string, (payload: unknown, position?: unknown) => void>;
 
 /** Between API processes sharing rooms (Redis): changes whose sockets may be connected to another process. */
 export interface InterServerEvents {
   travelChanged: (travelId: string) => void;
+  /** A batch stored by another process: the travels' part of it, for this process's own feed (ADR 47). */
+  travelUpdates: (updates: unknown) => void;
   accessChanged: (event: AccessChangedEvent) => void;
 }
 

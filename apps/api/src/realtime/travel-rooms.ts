@@ -1,4 +1,4 @@
-import { MSG, SubscribeTravel, travelTopics, z, type SubscribeAck } from '@sentinela/contract';
+import { MSG, SubscribeTravel, z, type SubscribeAck } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
 import type { SessionService } from '../modules/auth/session-service';
 import { TRAVEL_MESSAGES } from '../modules/travels/messages';
@@ -17,11 +17,6 @@ export const travelRoom = (travelId: string) => `travel:${travelId}`;
  * never the device cards (`travel-logs`), which carry the readings.
  */
 export const travelPositionRoom = (travelId: string) => `travel-position:${travelId}`;
-
-/** The rooms a travel's topic goes to: the device cards only to those who may see the readings. */
-export function travelTopicRooms(travelId: string, event: string): string[] {
-  return event === travelTopics.devices(travelId) ? [travelRoom(travelId)] : [travelRoom(travelId), travelPositionRoom(travelId)];
-}
 
 /** A page follows one travel at a time; a few allow for tabs of one socket and slow unsubscribes. */
 const MAX_TRAVELS_PER_SOCKET = 20;

@@ -146,6 +146,26 @@ describe('travel live controller (T6)', () => {
     ]);
   });
 
+  it('takes the position that comes beside the device list in one message (ADR 47)', () => {
+    const { controller, queryClient, socket, runFlush } = setup();
+    queryClient.setQueryData(travelKeys.detail(TRAVEL_ID), makeTravel());
+    queryClient.setQueryData(travelKeys.locations(TRAVEL_ID), [{ createdAt: '2024-03-01T15:30:00.000Z', location: [-23.3, -45.2], mac: 'C3:00:00:00:01:01' }] satisfies TravelLocation[]);
+    controller.track({ travelId: TRAVEL_ID });
+
+    socket().serve(`travel-logs:${TRAVEL_ID}`, [makeTravelDevice({ temperature: { value: 7 } })], location(-23.1, -45.1, 1));
+    // A malformed position does not cost the device list it came with.
+    socket().serve(`travel-logs:${TRAVEL_ID}`, [makeTravelDevice({ temperature: { value: 8 } })], { last_position: 'x' });
+    runFlush();
+
+    const travel = queryClient.getQueryData<Travel>(travelKeys.detail(TRAVEL_ID))!;
+    expect(travel.devices[0]!.temperature.value).toBe(8);
+    expect(travel.last_position).toEqual([-23.1, -45.1]);
+    expect(queryClient.getQueryData<TravelLocation[]>(travelKeys.locations(TRAVEL_ID))!.map((p) => p.location)).toEqual([
+      [-23.3, -45.2],
+      [-23.1, -45.1],
+    ]);
+  });
+
   it('ignores malformed payloads and other travels', () => {
     const { controller, queryClient, socket, flushes } = setup();
     queryClient.setQueryData(travelKeys.detail(TRAVEL_ID), makeTravel());

@@ -62,7 +62,8 @@ interface Tracked {
   count: number;
   listeners: Set<(state: LiveState) => void>;
   state: LiveState;
-  onDevices: (payload: unknown) => void;
+  /** The device list, and the newest position beside it when a device moved (ADR 47). */
+  onDevices: (payload: unknown, position?: unknown) => void;
   onLocation: (payload: unknown) => void;
   onChanged: () => void;
   /** The newest device list received since the last flush (each message replaces the list). */
@@ -158,10 +159,11 @@ export class TravelLiveController {
       state: { status: 'connecting' },
       pendingDevices: null,
       pendingLocations: [],
-      onDevices: (payload) => {
+      onDevices: (payload, position) => {
         const parsed = TravelDevicesEvent.safeParse(payload);
         if (!parsed.success) return;
         entry.pendingDevices = parsed.data;
+        if (position !== undefined) entry.onLocation(position);
         this.requestFlush();
       },
       onLocation: (payload) => {
