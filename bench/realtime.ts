@@ -17,6 +17,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -117,6 +118,15 @@ interface Deliveries {
   kind: number[];
 }
 
+/** How busy a client process was from the start of the run to its end. */
+interface ClientLoad {
+  /** Its event loop's delay, p99 and max, ms (sampled every 10 ms). */
+  loopDelayP99: number;
+  loopDelayMax: number;
+  /** CPU used, in cores. */
+  cores: number;
+}
+
 /** A child process holding `count` clients, from client number `from`. */
 async function clients() {
   const file = JSON.parse(readFileSync(args.setup!, 'utf8')) as SetupFile;
@@ -160,12 +170,25 @@ async function clients() {
   };
   // In waves: 10,000 handshakes at once would only queue in the server's database pool.
   for (let k = 0; k < count; k += 200) await Promise.all(Array.from({ length: Math.min(200, count - k) }, (_, j) => open(from + k + j)));
+  // The load generator's own state while it receives (ADR 47): a client process that cannot keep up stamps its
+  // receipts late, and that delay would read as the server's. Its event loop's delay and its CPU say so.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
+  const cpuFrom = process.cpuUsage();
+  const wallFrom = performance.now();
   process.send!({ type: 'ready' });
   process.on('message', (message: { type: string }) => {
     if (message.type === 'count') process.send!({ type: 'count', n: got.at.length });
     if (message.type !== 'stop') return;
+    loopDelay.disable();
+    const cpu = process.cpuUsage(cpuFrom);
+    const load: ClientLoad = {
+      loopDelayP99: loopDelay.percentile(99) / 1e6,
+      loopDelayMax: loopDelay.max / 1e6,
+      cores: (cpu.user + cpu.system) / 1000 / (performance.now() - wallFrom),
+    };
     for (const socket of sockets) socket.disconnect();
-    process.send!({ type: 'deliveries', got }, () => process.exit(0));
+    process.send!({ type: 'deliveries', got, load }, () => process.exit(0));
   });
 }
 
@@ -285,15 +308,22 @@ async function run() {
     if (now >= expectedAll || now === last) break;
     last = now;
   }
-  const collected = await Promise.all(
+  const stopped = await Promise.all(
     children.map(
       (child) =>
-        new Promise<Deliveries>((resolve) => {
-          child.on('message', (m: { type: string; got?: Deliveries }) => m.type === 'deliveries' && resolve(m.got!));
+        new Promise<{ got: Deliveries; load: ClientLoad }>((resolve) => {
+          child.on('message', (m: { type: string; got?: Deliveries; load?: ClientLoad }) => m.type === 'deliveries' && resolve({ got: m.got!, load: m.load! }));
           child.send({ type: 'stop' });
         }),
     ),
   );
+  const collected = stopped.map((s) => s.got);
+  const round1 = (n: number) => Math.round(n * 10) / 10;
+  const clientLoad = {
+    loopDelayP99: round1(Math.max(...stopped.map((s) => s.load.loopDelayP99))),
+    loopDelayMax: round1(Math.max(...stopped.map((s) => s.load.loopDelayMax))),
+    cores: Math.round(stopped.reduce((sum, s) => sum + s.load.cores, 0) * 100) / 100,
+  };
 
   const kinds = args.positions ? [0, 1] : [0];
   const result: Record<string, unknown> = {};
@@ -351,6 +381,7 @@ async function run() {
     servers: urls.length, clients: clientCount, processes, travels, rate, batchesPerSecond, seconds, warmup: warmupS, positions: args.positions,
     connectSeconds: Math.round(connectSeconds * 10) / 10, accepted, errors, readingsPerSecond: Math.round(accepted / ingestSeconds),
     ackP50: Math.round(percentile(ackLatencies, 50) * 10) / 10, ackP99: Math.round(percentile(ackLatencies, 99) * 10) / 10,
+    clientLoad,
     ...result,
   }));
   process.exit(0);

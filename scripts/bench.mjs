@@ -323,6 +323,7 @@ ${rows.map(([topic, r]) => `| ${topic}: entregas | ${r.received.toLocaleString('
 | ${topic}: p99 de cada segundo | mediana ${r.secondP99Median} ms; segundos com p99 < 50 ms: ${r.secondsUnder50} | — |
 | ${topic}: envio da ingestão → cliente | p50 ${r.fromRequestP50} ms, p99 ${r.fromRequestP99} ms | — |`).join('\n')}
 | Conexão e assinatura dos clientes | ${result.connectSeconds} s | — |
+| Processos dos clientes (o gerador de carga): atraso do laço de eventos p99 / máx.; CPU | ${result.clientLoad.loopDelayP99} / ${result.clientLoad.loopDelayMax} ms; ${result.clientLoad.cores} núcleos | — |
 | CPU (núcleos): servidor(es) / PostgreSQL | ${result.serverCpu} / ${result.postgresCpu} | — |
 | Carga da máquina (load average 1 min, início → fim) | ${result.loadAverage.join(' → ')} | — |
 
