@@ -217,10 +217,17 @@ export const travelTopics = {
 
 export const TravelChangedEvent = z.object({ travelId: z.string() });
 
-/** Payload of travel-logs:{travelId}: the whole device list, which replaces the client's. */
+/**
+ * Payload of travel-logs:{travelId}: the whole device list, which replaces the client's. When a device moved since
+ * the last message, the newest position (TravelLocationEvent) comes as a second argument of the same message: one
+ * message per socket per flush (ADR 47).
+ */
 export const TravelDevicesEvent = z.array(TravelDevice);
 
-/** Payload of travel-location-logs:{travelId}: the newest position. */
+/**
+ * Payload of travel-location-logs:{travelId}: the newest position — for those who follow by a position-only code
+ * (they never get travel-logs), and beside the cards in travel-logs for everyone else (ADR 47).
+ */
 export const TravelLocationEvent = z.object({ travelId: z.string(), last_position: LatLng, mac: z.string(), createdAt: IsoDate });
 
 /**
