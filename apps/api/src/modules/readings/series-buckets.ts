@@ -67,8 +67,9 @@ export async function loadSeriesBuckets(db: Db, deviceNum: number, filter: Histo
   else {
     const start = hours.start.toISOString();
     // The end of the trusted whole hours: the window's last whole hour or the line, whichever is first.
+    // Without the state row (never after the migration) nothing is trusted: every reading is read.
     prelude = sql`WITH line AS (
-        SELECT greatest(${start}::timestamptz, least(${hours.end.toISOString()}::timestamptz, trusted_before)) AS at FROM reading_rollup_state
+        SELECT coalesce((SELECT greatest(${start}::timestamptz, least(${hours.end.toISOString()}::timestamptz, trusted_before)) FROM reading_rollup_state), ${start}::timestamptz) AS at
       ), marked AS (
         SELECT DISTINCT bucket FROM reading_rollup_marks
         WHERE device_num = ${deviceNum} AND bucket >= ${start}::timestamptz AND bucket < (SELECT at FROM line)
