@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { HistoryFilter } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import { filtered, type HistoryWindow } from './history-repository';
+import { textArray } from '../../lib/pg-arrays';
 import { ROLLUP_SECONDS } from './rollups';
 
 /**
@@ -38,10 +39,9 @@ export function wholeHours(window: HistoryWindow): { start: Date; end: Date } | 
 
 /**
  * The buckets that hold readings, oldest first (empty buckets are absent: a gap stays a gap, ADR 0035).
- * Buckets of whole hours without value filters read, in one statement (one snapshot, ADR 0045): the roll-ups for the
- * whole hours of the window behind the trusted line that are not marked; readings for marked hours, for the hours
- * from the line on, and for the partial hours at the window's edges. Any window is exact, whether or not the job ran.
- * Otherwise every reading is read.
+ * Buckets of whole hours without value filters read (ADR 0045) the roll-ups for the whole hours of the window behind
+ * the trusted line that are not marked; readings for marked hours, for the hours from the line on, and for the
+ * partial hour at the window's start. Any window is exact, whether or not the job ran. Otherwise every reading is read.
  */
 export async function loadSeriesBuckets(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow, bucketSeconds: number): Promise<SeriesBucket[]> {
   const hours = bucketSeconds % ROLLUP_SECONDS === 0 && !hasValueFilter(filter) ? wholeHours(window) : null;
@@ -61,32 +61,26 @@ export async function loadSeriesBuckets(db: Db, deviceNum: number, filter: Histo
       sql`(humidity IS NOT NULL)::int`.as('h_n'), sql`humidity`.as('h_min'), sql`humidity`.as('h_max'), sql`coalesce(humidity::float8, 0)`.as('h_sum'),
     ]);
   };
-  let parts: Expression<unknown>[];
-  let prelude = sql``;
-  if (!hours) parts = [raw(window, true)];
+  const parts: Expression<unknown>[] = [];
+  if (!hours) parts.push(raw(window, true));
   else {
-    const start = hours.start.toISOString();
-    // The end of the trusted whole hours: the window's last whole hour or the line, whichever is first.
-    // Without the state row (never after the migration) nothing is trusted: every reading is read.
-    prelude = sql`WITH line AS (
-        SELECT coalesce((SELECT greatest(${start}::timestamptz, least(${hours.end.toISOString()}::timestamptz, trusted_before)) FROM reading_rollup_state), ${start}::timestamptz) AS at
-      ), marked AS (
-        SELECT DISTINCT bucket FROM reading_rollup_marks
-        WHERE device_num = ${deviceNum} AND bucket >= ${start}::timestamptz AND bucket < (SELECT at FROM line)
-      )`;
-    parts = [];
+    const { line, marked } = await trustedHours(db, deviceNum, hours);
+    const iso = (ms: number) => new Date(ms).toISOString();
     if (window.from < hours.start) parts.push(raw({ from: window.from, to: hours.start }, false));
-    // Only columns of the key's INCLUDE list: an index-only scan, whatever the table's order.
-    parts.push(sql`(SELECT ${bucketOf(sql`bucket`)} AS t, n, t_n, t_min, t_max, t_sum, h_n, h_min, h_max, h_sum FROM reading_rollups r
-      WHERE device_num = ${deviceNum} AND bucket >= ${start}::timestamptz AND bucket < (SELECT at FROM line)
-        AND NOT EXISTS (SELECT 1 FROM marked m WHERE m.bucket = r.bucket))`);
-    parts.push(sql`(SELECT ${bucketOf(sql`x.ts`)} AS t, ${values} FROM marked m
-      JOIN readings x ON x.device_num = ${deviceNum} AND x.ts >= m.bucket AND x.ts < m.bucket + interval '1 hour')`);
-    parts.push(sql`(SELECT ${bucketOf(sql`ts`)} AS t, ${values} FROM readings
-      WHERE device_num = ${deviceNum} AND ts >= (SELECT at FROM line) AND ts <= ${window.to.toISOString()}::timestamptz)`);
+    if (hours.start.getTime() < line) {
+      const unmarked = marked.length === 0 ? sql`` : sql`AND bucket <> ALL(${textArray(marked.map(iso))}::timestamptz[])`;
+      // Only columns of the key's INCLUDE list: an index-only scan, whatever the table's order.
+      parts.push(sql`(SELECT ${bucketOf(sql`bucket`)} AS t, n, t_n, t_min, t_max, t_sum, h_n, h_min, h_max, h_sum FROM reading_rollups
+        WHERE device_num = ${deviceNum} AND bucket >= ${hours.start.toISOString()}::timestamptz AND bucket < ${iso(line)}::timestamptz ${unmarked})`);
+    }
+    if (marked.length > 0) {
+      parts.push(sql`(SELECT ${bucketOf(sql`ts`)} AS t, ${values} FROM readings
+        WHERE device_num = ${deviceNum} AND ts >= ${iso(marked[0]!)}::timestamptz AND ts < ${iso(marked[marked.length - 1]! + ROLLUP_SECONDS * 1000)}::timestamptz
+          AND date_bin('1 hour', ts, timestamptz 'epoch') = ANY(${textArray(marked.map(iso))}::timestamptz[]))`);
+    }
+    parts.push(raw({ from: new Date(line), to: window.to }, true));
   }
   const rows = await sql<{ t: number; n: number; tN: number; tMin: number | null; tMax: number | null; tSum: number; hN: number; hMin: number | null; hMax: number | null; hSum: number }>`
-    ${prelude}
     SELECT extract(epoch from p.t)::float8 AS "t", sum(p.n)::float8 AS "n",
       sum(p.t_n)::float8 AS "tN", min(p.t_min)::float8 AS "tMin", max(p.t_max)::float8 AS "tMax", sum(p.t_sum)::float8 AS "tSum",
       sum(p.h_n)::float8 AS "hN", min(p.h_min)::float8 AS "hMin", max(p.h_max)::float8 AS "hMax", sum(p.h_sum)::float8 AS "hSum"
@@ -97,4 +91,24 @@ export async function loadSeriesBuckets(db: Db, deviceNum: number, filter: Histo
     tN: Number(r.tN), tMin: r.tMin, tMax: r.tMax, tSum: Number(r.tSum),
     hN: Number(r.hN), hMin: r.hMin, hMax: r.hMax, hSum: Number(r.hSum),
   }));
+}
+
+/**
+ * The trusted line, clipped to the window's whole hours (ms), and the device's marked hours behind it, oldest first.
+ * Read in a statement before the buckets' own, so that one is planned with literal bounds (partitions pruned while
+ * planning: with bounds known only at run time, planning every monthly partition cost more than reading a year of
+ * roll-ups). The line only moves forward and a mark only goes with the recomputation of its hour, so the buckets'
+ * statement, a moment later, still finds exact roll-ups for every unmarked hour behind this line; a reading committed
+ * between the two statements may or may not be counted, as with any read made a moment earlier.
+ */
+async function trustedHours(db: Db, deviceNum: number, hours: { start: Date; end: Date }): Promise<{ line: number; marked: number[] }> {
+  const { rows } = await sql<{ line: number | null; marked: number[] | null }>`
+    SELECT (SELECT extract(epoch from trusted_before)::float8 * 1000 FROM reading_rollup_state) AS line,
+      ARRAY(SELECT DISTINCT extract(epoch from bucket)::float8 * 1000 FROM reading_rollup_marks
+        WHERE device_num = ${deviceNum} AND bucket >= ${hours.start.toISOString()}::timestamptz AND bucket < ${hours.end.toISOString()}::timestamptz
+        ORDER BY 1) AS marked`.execute(db);
+  // Without the state row (never after the migration) nothing is trusted: every reading is read.
+  const line = Math.max(hours.start.getTime(), Math.min(hours.end.getTime(), Number(rows[0]?.line ?? hours.start.getTime())));
+  const marked = (rows[0]?.marked ?? []).map(Number).filter((ms) => ms < line);
+  return { line, marked };
 }
