@@ -8,7 +8,8 @@
 // --concurrency N (HTTP batches in flight, 3), --batch N (readings per request, 5000),
 // --connections N and --window N (MQTT gateways and unacknowledged messages each, 8 × 500), --pool N (10).
 // Then the history read path (bench/history.ts): 20 million readings over 90 days for 2,000 devices (--quick: 2
-// million for 200 devices), and the latency of the history, chart-series and count calls over HTTP.
+// million for 200 devices; --big: 100 million for 1,000 devices over 365 days), and the latency of the history,
+// chart-series and count calls over HTTP.
 // Then live updates (bench/realtime.ts): 10,000 Socket.IO clients (in 2 processes) following 1,000 travels in
 // progress, 1,000 readings a second through HTTP ingestion (--batches 20 a second): every delivery of travel-logs
 // and its latency from the ingest acknowledgement (--quick: 15 s; --positions adds travel-location-logs;
@@ -51,6 +52,7 @@ mkdirSync(outDir, { recursive: true });
 const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    big: { type: 'boolean', default: false },
     durable: { type: 'boolean', default: false },
     devices: { type: 'string', default: '2000' },
     concurrency: { type: 'string', default: '3' },
@@ -146,7 +148,9 @@ try {
     await mqttClusterBenchmark({ root, outDir, postgresUrl: postgres.url, args, seconds, phase, waitForHealth, cleanups, cpu: { cpuSeconds, coresSince } });
   }
   if (!args.only || args.only === 'history') {
-    const historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
+    let historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
+    // --big (issue 15 item 3): 100 M readings, 1,000 devices over 365 days; the year-long chart reads the roll-ups.
+    if (args.big) historyArgs = ['--devices', '1000', '--days', '365', '--per-device', '100000'];
     if ((await runScript('bench/history.ts', historyArgs, { DATABASE_URL: postgres.url })) !== 0) process.exitCode = 1;
   }
   if (!args.only || args.only === 'realtime') await realtimeBenchmark();

@@ -12,6 +12,7 @@ import accessLog from './plugins/access-log';
 import web from './plugins/web';
 import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
+import rollupMaintenance from './plugins/rollup-maintenance';
 import realtime from './plugins/realtime';
 import jobs from './plugins/jobs';
 import liveDemo from './plugins/live-demo';
@@ -90,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accessLog, { services });
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });
+  await app.register(rollupMaintenance, { services });
   await app.register(realtime, { services });
   await app.register(jobs, { services });
   await app.register(liveDemo, { services });

@@ -23,6 +23,7 @@ import { DeviceLinkService } from './modules/device-links/service';
 import { UserService } from './modules/users/service';
 import { EnterpriseService } from './modules/enterprises/service';
 import { HistoryService } from './modules/readings/history-service';
+import { RollupJob } from './modules/readings/rollup-job';
 import { TravelService } from './modules/travels/service';
 import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
@@ -67,6 +68,8 @@ export interface AppServices {
   users: UserService;
   enterprises: EnterpriseService;
   history: HistoryService;
+  /** The hourly reading roll-ups behind long charts (ADR 0045): run by plugins/rollup-maintenance, by tests directly. */
+  rollups: RollupJob;
   /** In-process events (readings stored, alarms, revoked gateways) for realtime and plugins. */
   events: EventBus;
   ingest: IngestService;
@@ -168,6 +171,7 @@ export function createServices(
     users: new UserService(db, clock, sessions, events),
     enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock),
+    rollups: new RollupJob(db, clock, config.rollupDelayMinutes),
     events,
     ingest: new IngestService(db, clock, events, log),
     gateways: new GatewayService(db, clock, events),

@@ -63,6 +63,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mqttTls: undefined,
   ingestBodyLimitBytes: 16 * 1024 * 1024,
   noDataCheckSeconds: 0,
+  // Tests run the roll-up job themselves, under their clock (reading-rollups.test.ts).
+  rollupIntervalSeconds: 0,
+  rollupDelayMinutes: 180,
   localizatorMaxPerMinute: 30,
   travelLinkDaysAfterEnd: 7,
   monitorLookupsPerMinute: 30,

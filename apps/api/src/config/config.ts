@@ -58,6 +58,9 @@ const Env = z.object({
   MQTT_TLS_HOST: z.string().optional(),
   INGEST_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
+  // Reading roll-ups (ADR 0045): how often the job runs, and how far behind now the hours it rolls up lie.
+  ROLLUP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
+  ROLLUP_DELAY_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(180),
   // Travels: lookups by tracking code per address and minute; Redis for live updates across several servers.
   LOCALIZATOR_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
   // Tracking links (ADR 36): days after a travel ends that its code keeps working, unless its managers chose a date.
@@ -226,6 +229,10 @@ export interface AppConfig {
   ingestBodyLimitBytes: number;
   /** How often the "no data" alarm check runs; 0 turns it off. */
   noDataCheckSeconds: number;
+  /** How often the roll-up job runs (ADR 0045); 0 turns it off (charts stay exact, reading more readings). */
+  rollupIntervalSeconds: number;
+  /** Hours are rolled up once they end this long before now; readings arriving later mark their hour. */
+  rollupDelayMinutes: number;
   /** Tracking-code lookups (HTTP and Socket.IO) allowed per address and minute: codes must not be guessed. */
   localizatorMaxPerMinute: number;
   /** Days after a travel ends that its tracking code keeps working, unless its managers chose another expiry. */
@@ -454,6 +461,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : undefined,
     ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
+    rollupIntervalSeconds: e.ROLLUP_INTERVAL_SECONDS,
+    rollupDelayMinutes: e.ROLLUP_DELAY_MINUTES,
     localizatorMaxPerMinute: e.LOCALIZATOR_MAX_PER_MINUTE,
     travelLinkDaysAfterEnd: e.TRAVEL_LINK_DAYS_AFTER_END,
     monitorLookupsPerMinute: e.MONITOR_LOOKUPS_PER_MINUTE,

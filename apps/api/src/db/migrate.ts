@@ -21,6 +21,7 @@ import * as subscriptionChanges from './migrations/2026-11-26T1500-subscription-
 import * as dataCompleteness from './migrations/2026-11-26T1700-data-completeness';
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfactor';
+import * as readingRollups from './migrations/2026-11-26T2100-reading-rollups';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1700-data-completeness': dataCompleteness,
   '2026-11-26T1800-tracking-links': trackingLinks,
   '2026-11-26T2000-devices-fillfactor': devicesFillfactor,
+  '2026-11-26T2100-reading-rollups': readingRollups,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -149,6 +149,24 @@ export interface ReadingsTable {
   received_at: CreatedAt;
 }
 
+/** Hourly roll-up of a device's readings (ADR 0045): counts, extremes and sums per measure. Only the roll-up job writes it. */
+export interface ReadingRollupsTable {
+  device_num: number; bucket: Timestamp; n: number;
+  t_n: number; t_min: number | null; t_max: number | null; t_sum: number;
+  h_n: number; h_min: number | null; h_max: number | null; h_sum: number;
+  b_n: number; b_min: number | null; b_max: number | null; b_sum: number;
+}
+
+/** A device's hour whose readings changed behind the roll-up line (ADR 0045): read from readings until recomputed. */
+export interface ReadingRollupMarksTable {
+  id: Generated<string>; device_num: number; bucket: Timestamp;
+}
+
+/** The one row saying which hours the roll-ups cover (ADR 0045). */
+export interface ReadingRollupStateTable {
+  id: Generated<boolean>; trusted_before: Timestamp; published_before: Timestamp; published_xmax: string | null;
+}
+
 export interface AlarmsTable {
   id: Generated<string>; device_id: string; travel_id: string | null; type: string; message: string;
   started_at: Timestamp; ended_at: Timestamp | null; active: Generated<boolean>;
@@ -306,6 +324,9 @@ export interface Database {
   travel_revoked_codes: TravelRevokedCodesTable;
   travel_devices: TravelDevicesTable;
   readings: ReadingsTable;
+  reading_rollups: ReadingRollupsTable;
+  reading_rollup_marks: ReadingRollupMarksTable;
+  reading_rollup_state: ReadingRollupStateTable;
   alarms: AlarmsTable;
   alarm_excursions: AlarmExcursionsTable;
   ingest_rejections: IngestRejectionsTable;

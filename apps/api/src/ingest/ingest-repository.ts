@@ -79,17 +79,24 @@ export interface DeviceStateRow {
   humidity_max: number | null;
   out_of_range_minutes: number;
   learned_interval_seconds: number | null;
+  /**
+   * On the first device's row only (null on the others: nothing to parse per row): the roll-up line published when
+   * this statement started, in ms (ADR 0045). The batch marks the hours of its readings older than it.
+   */
+  rollup_line_ms: number | null;
 }
 
 /**
  * Locks the batch's devices and returns their last state and limits. One order for every writer (device
  * number), so that concurrent batches queue instead of deadlocking; a row that a concurrent batch changed
- * is returned as that batch committed it.
+ * is returned as that batch committed it. Run after the readings are written: the line it reads is then read
+ * after the batch's transaction id was taken, which the roll-up job relies on (ADR 0045).
  */
 export async function lockDeviceStates(db: Db, nums: readonly number[]): Promise<DeviceStateRow[]> {
   const result = await sql<DeviceStateRow>`
     SELECT id, num, mac, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
-      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds
+      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds,
+      CASE WHEN num = ${nums[0] ?? 0} THEN (SELECT extract(epoch from published_before)::float8 * 1000 FROM reading_rollup_state) END AS rollup_line_ms
     FROM devices WHERE num = ANY(${numberArray(nums)}::int[]) ORDER BY num FOR UPDATE`.execute(db);
   return result.rows;
 }

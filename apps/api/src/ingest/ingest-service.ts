@@ -11,6 +11,7 @@ import { learnInterval } from '../modules/readings/expected-interval';
 import { ensureReadingPartitions } from '../modules/readings/partitions';
 import { copyReadingColumns } from '../modules/readings/copy-readings';
 import { insertNewReadingColumns, insertReadingColumns, type ReadingColumns } from '../modules/readings/repository';
+import { markHoursBehindLine, readPublishedLine } from '../modules/readings/rollups';
 import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/event-bus';
 import {
   addDiscoveredDevices,
@@ -317,7 +318,12 @@ export class IngestService {
     const nums: number[] = [];
     for (const c of unique) if (nums[nums.length - 1] !== c.device.num) nums.push(c.device.num);
     const states = new Map<number, DeviceStateRow>();
-    for (const row of await lockDeviceStates(trx, nums)) states.set(row.num, row);
+    const locked = await lockDeviceStates(trx, nums);
+    for (const row of locked) states.set(row.num, row);
+    // ADR 0045: the hours of readings behind the roll-up line are marked (late readings only; current ones cost
+    // nothing). Every stored reading counts, also those older than the device's last sync.
+    const lineMs = locked[0]?.rollup_line_ms ?? (await readPublishedLine(trx));
+    if (unique.some((c) => c.ts < lineMs)) await markHoursBehindLine(trx, { deviceNum: unique.map((c) => c.device.num), tsMs: unique.map((c) => c.ts) }, lineMs);
     const alarmStates = new Map<string, AlarmStateRow[]>();
     for (const row of await readAlarmStates(trx, [...states.values()].map((d) => d.id))) {
       const list = alarmStates.get(row.device_id);

@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { HistoryFilter, Reading } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
@@ -66,31 +66,4 @@ export async function readingsPage(
       mac: device.mac,
     })),
   };
-}
-
-export interface Bucket {
-  t: number;
-  n: number;
-  tMin: number | null; tMax: number | null; tAvg: number | null;
-  hMin: number | null; hMax: number | null; hAvg: number | null;
-}
-
-/** Min, max and mean per time bucket, computed by the database: a 90-day chart is a few thousand rows, not 100k. */
-export async function readingBuckets(db: Db, deviceNum: number, filter: HistoryFilter, window: HistoryWindow, bucketSeconds: number): Promise<Bucket[]> {
-  const bucket = sql<number>`(floor(extract(epoch from ts) / ${bucketSeconds}) * ${bucketSeconds})::float8`;
-  const rows = await filtered(db, deviceNum, filter, window)
-    .select([
-      bucket.as('t'),
-      sql<number>`count(*)::int`.as('n'),
-      sql<number | null>`min(temperature)::float8`.as('tMin'),
-      sql<number | null>`max(temperature)::float8`.as('tMax'),
-      sql<number | null>`avg(temperature)::float8`.as('tAvg'),
-      sql<number | null>`min(humidity)::float8`.as('hMin'),
-      sql<number | null>`max(humidity)::float8`.as('hMax'),
-      sql<number | null>`avg(humidity)::float8`.as('hAvg'),
-    ])
-    .groupBy(sql`1`)
-    .orderBy(sql`1`)
-    .execute();
-  return rows.map((r) => ({ ...r, t: Number(r.t), n: Number(r.n) }));
 }

@@ -5,7 +5,8 @@ import { notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { findDeviceByMacInScope } from '../devices/repository';
 import { loadCoverage } from './coverage-repository';
-import { readingBuckets, readingsPage, resolveWindow, type Bucket } from './history-repository';
+import { readingsPage, resolveWindow } from './history-repository';
+import { chooseBucketSeconds, loadSeriesBuckets, type SeriesBucket } from './series-buckets';
 
 const round = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
 
@@ -46,16 +47,18 @@ export class HistoryService {
     const { device, num } = await this.device(scope, mac);
     const window = resolveWindow(filter, this.clock.now());
     const rangeSeconds = Math.max(1, (window.to.getTime() - window.from.getTime()) / 1000);
-    const bucketSeconds = Math.max(1, Math.ceil(rangeSeconds / points));
-    const buckets = await readingBuckets(this.db, num, filter, window, bucketSeconds);
+    // ADR 0041: sizes from a ladder; an hour or more reads the hourly roll-ups for the whole hours of the window.
+    const bucketSeconds = chooseBucketSeconds(rangeSeconds, points);
+    const buckets = await loadSeriesBuckets(this.db, num, filter, window, bucketSeconds);
+    const mean = (sum: number, n: number) => (n === 0 ? null : round(sum / n));
     return {
       bucketSeconds,
       gapSeconds: device.expectedIntervalSeconds === null ? null : silenceThresholdMs(device.expectedIntervalSeconds) / 1000,
       count: buckets.reduce((n, b) => n + b.n, 0),
       t: buckets.map((b) => b.t),
-      temperature: { min: buckets.map((b) => round(b.tMin)), max: buckets.map((b) => round(b.tMax)), mean: buckets.map((b) => round(b.tAvg)) },
-      humidity: { min: buckets.map((b) => round(b.hMin)), max: buckets.map((b) => round(b.hMax)), mean: buckets.map((b) => round(b.hAvg)) },
-      stats: { temperature: stats(buckets, 'tMin', 'tMax', 'tAvg'), humidity: stats(buckets, 'hMin', 'hMax', 'hAvg') },
+      temperature: { min: buckets.map((b) => round(b.tMin)), max: buckets.map((b) => round(b.tMax)), mean: buckets.map((b) => mean(b.tSum, b.tN)) },
+      humidity: { min: buckets.map((b) => round(b.hMin)), max: buckets.map((b) => round(b.hMax)), mean: buckets.map((b) => mean(b.hSum, b.hN)) },
+      stats: { temperature: stats(buckets, 't'), humidity: stats(buckets, 'h') },
       limits: device.config,
       from: window.from.toISOString(),
       to: window.to.toISOString(),
@@ -63,22 +66,19 @@ export class HistoryService {
   }
 }
 
-/** Overall min, max and mean from the buckets (the mean weighted by each bucket's count). */
-function stats(buckets: Bucket[], minKey: 'tMin' | 'hMin', maxKey: 'tMax' | 'hMax', avgKey: 'tAvg' | 'hAvg') {
+/** Overall min, max and mean of a measure from the buckets (the mean from the buckets' sums and counts: exact). */
+function stats(buckets: SeriesBucket[], m: 't' | 'h') {
   let min: number | null = null;
   let max: number | null = null;
   let sum = 0;
   let n = 0;
   for (const b of buckets) {
-    const lo = b[minKey];
-    const hi = b[maxKey];
-    const avg = b[avgKey];
+    const lo = b[`${m}Min`];
+    const hi = b[`${m}Max`];
     if (lo !== null && (min === null || lo < min)) min = lo;
     if (hi !== null && (max === null || hi > max)) max = hi;
-    if (avg !== null) {
-      sum += avg * b.n;
-      n += b.n;
-    }
+    sum += b[`${m}Sum`];
+    n += b[`${m}N`];
   }
   return { min: round(min), max: round(max), mean: n ? round(sum / n) : null };
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { numberArray, textArray } from '../../lib/pg-arrays';
 import { ensureReadingPartitions } from './partitions';
+import { hoursOf, markRollupHours } from './rollups';
 
 export interface ReadingRow {
   deviceNum: number;
@@ -88,7 +89,7 @@ export async function insertNewReadingColumns(db: Db, c: ReadingColumns): Promis
 export async function insertReadings(db: Db, rows: readonly ReadingRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   await ensureReadingPartitions(db, rows.map((r) => r.ts));
-  return insertReadingColumns(db, {
+  const columns: ReadingColumns = {
     deviceNum: rows.map((r) => r.deviceNum),
     tsMs: rows.map((r) => r.ts.getTime()),
     temperature: rows.map((r) => r.temperature),
@@ -99,5 +100,13 @@ export async function insertReadings(db: Db, rows: readonly ReadingRow[]): Promi
     travelId: rows.map((r) => r.travelId),
     seq: rows.map((r) => r.seq ?? null),
     seqModulo: rows.map((r) => r.seqModulo ?? null),
-  });
+  };
+  // Seeds and tests write around ingestion: every hour they touch is marked, whatever the roll-up line, in the
+  // transaction that adds the readings (ADR 0045).
+  const write = async (trx: Db) => {
+    const inserted = await insertReadingColumns(trx, columns);
+    await markRollupHours(trx, hoursOf(columns.deviceNum, columns.tsMs));
+    return inserted;
+  };
+  return db.isTransaction ? write(db) : db.transaction().execute(write);
 }
