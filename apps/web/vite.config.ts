@@ -2,11 +2,12 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { buildInfo } from './build-info-plugin.ts';
 import { scrollAreaMergeRefs } from './scroll-area-merge-refs-plugin.ts';
+import { tableScrollContainerNative } from './table-scroll-container-plugin.ts';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo(), scrollAreaMergeRefs()],
+  plugins: [react(), buildInfo(), scrollAreaMergeRefs(), tableScrollContainerNative()],
   server: {
     proxy: {
       '/api': { target: api, changeOrigin: true },

@@ -44,7 +44,7 @@ describe('first load (issue 15 item 5)', () => {
       await page.waitForURL('**/my-devices');
       await page.getByRole('heading', { name: 'Meus Dispositivos' }).waitFor();
       await page.getByRole('row').nth(1).waitFor();
-      // The shared screen styles arrived with the screen: the shell's header is Mantine's fixed one.
+      // The shell's styles arrived with it: its header is the fixed one of SignedInLayout.module.css (ADR 0048).
       expect(await page.getByRole('banner').evaluate((header) => getComputedStyle(header).position)).toBe('fixed');
       await screenshot(page, `first-load-my-devices-${label}`);
       if (viewport === PHONE) {

@@ -2,10 +2,9 @@ import './lib/zod-without-eval';
 import './app/styles';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
-import { routes } from './app/router';
+import { AppRoutes } from './app/router';
 import { checkBuild } from './lib/build-check';
 
 async function start() {
@@ -16,7 +15,9 @@ async function start() {
   createRoot(container).render(
     <StrictMode>
       <AppProviders queryClient={createQueryClient()}>
-        <RouterProvider router={createBrowserRouter(routes)} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </AppProviders>
     </StrictMode>,
   );

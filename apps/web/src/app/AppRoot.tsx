@@ -1,11 +1,12 @@
 import { notifications } from '@mantine/notifications';
 import { MSG } from '@sentinela/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { Outlet, useMatches, useNavigate } from 'react-router';
+import { useContext, useEffect } from 'react';
+import { Outlet, useNavigate } from 'react-router';
 import { usePageTitle } from '../lib/page-title';
 import { paths } from '../lib/paths';
 import { getSession, onSessionChange, onSessionExpired } from '../lib/session';
+import { RouteTitleContext } from './route-title';
 
 const EXPIRED_NOTICE = 'session-expired';
 
@@ -13,8 +14,7 @@ const EXPIRED_NOTICE = 'session-expired';
 export function AppRoot() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const matches = useMatches();
-  usePageTitle(matches.map((m) => (m.handle as { title?: string } | undefined)?.title).findLast(Boolean));
+  usePageTitle(useContext(RouteTitleContext));
 
   useEffect(
     () =>

@@ -52,4 +52,11 @@ describe('web architecture', () => {
       .flatMap(({ file, at }) => importsOf(file).filter((target) => featureOf(target) !== null).map((target) => `${at} → ${target}`));
     expect(crossings).toEqual([]);
   });
+
+  it('every Table.ScrollContainer scrolls natively (the build leaves Mantine\'s ScrollArea out of it: ADR 0048)', () => {
+    const containers = files.flatMap(({ file, at }) =>
+      [...readFileSync(file, 'utf8').matchAll(/<Table\.ScrollContainer\b[^>]*>/g)].map((m) => ({ at, tag: m[0] })),
+    );
+    expect(containers.filter(({ tag }) => !tag.includes('type="native"'))).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MSG } from '@sentinela/contract';
 import { describe, expect, it, vi } from 'vitest';
-import { startSession } from '../lib/session';
+import { startSession, type Session } from '../lib/session';
 import { jsonResponse, mockFetch } from '../test/fetch';
 import { makeSession } from '../test/fixtures';
 import { renderApp } from '../test/render';
@@ -78,6 +78,16 @@ describe('routes and guards (P5)', () => {
       method: 'POST',
       headers: { authorization: 'Bearer token-123' },
     });
+    expect(sessionStorage.getItem('token')).toBeNull();
+  });
+
+  it('a stored session of another shape (an older build) ends once the shell has checked it, and goes to /login', async () => {
+    const session = makeSession(2);
+    startSession({ ...session, user: { ...session.user, profile: { ...session.user.profile, name: 42 } } } as unknown as Session);
+    mockFetch(() => jsonResponse([]));
+    const { router } = renderApp('/my-devices');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(sessionStorage.getItem('token')).toBeNull();
   });
 });

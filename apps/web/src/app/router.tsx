@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import type { RouteObject } from 'react-router';
+import { Suspense, useMemo } from 'react';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { paths } from '../lib/paths';
 import { AppRoot } from './AppRoot';
 import { HomeRedirect, RedirectIfSignedIn, RequirePermission, RequireSession } from './guards';
@@ -44,7 +44,8 @@ import {
   PlansPage,
   FinancialPage,
 } from './pages';
-import { RouteErrorPage } from './RouteErrorPage';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { RouteTitleContext } from './route-title';
 
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
@@ -59,16 +60,20 @@ export const routes: RouteObject[] = [
   // A wall display's monitor (ADR 26): outside the app's root, so no session, menu or idle timeout reaches it.
   {
     path: '/monitor/:token',
-    errorElement: <RouteErrorPage />,
     element: (
-      <Suspense fallback={<PageFallback />}>
-        <MonitorPage />
-      </Suspense>
+      <RouteErrorBoundary>
+        <Suspense fallback={<PageFallback />}>
+          <MonitorPage />
+        </Suspense>
+      </RouteErrorBoundary>
     ),
   },
   {
-    element: <AppRoot />,
-    errorElement: <RouteErrorPage />,
+    element: (
+      <RouteErrorBoundary>
+        <AppRoot />
+      </RouteErrorBoundary>
+    ),
     children: [
       { handle: { title: 'Monitoramento da cadeia fria' }, path: paths.home, element: <HomeRedirect visitor={<LandingPage />} /> },
       {
@@ -184,3 +189,19 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The route table at the browser's location, in React Router's declarative mode: its data router (loaders, actions,
+ * fetchers), which no screen uses, is ~17 kB gzip of every first load (ADR 0048).
+ */
+export function AppRoutes() {
+  const location = useLocation();
+  const title = useMemo(
+    () =>
+      matchRoutes(routes, location)
+        ?.map((match) => (match.route.handle as { title?: string } | undefined)?.title)
+        .findLast(Boolean),
+    [location],
+  );
+  return <RouteTitleContext value={title}>{useRoutes(routes, location)}</RouteTitleContext>;
+}

@@ -32,8 +32,11 @@ export interface FetchOptions {
 }
 
 export interface RequestOptions<T> extends FetchOptions {
-  /** Contract schema the answer is parsed with. */
-  schema?: z.ZodType<T>;
+  /**
+   * Contract schema the answer is parsed with, or a loader of it: a call made on a screen's first render loads its
+   * schema (and zod with it) beside the request instead of before the first paint (ADR 0048).
+   */
+  schema?: z.ZodType<T> | (() => Promise<z.ZodType<T>>);
 }
 
 let clientOs: string | undefined;
@@ -114,11 +117,13 @@ export async function apiFetch(path: string, options: FetchOptions = {}): Promis
 /** A JSON call: apiFetch, with the answer parsed by the contract schema. */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { schema, ...fetchOptions } = options;
-  const payload = await readBody(await apiFetch(path, fetchOptions));
-  return schema ? schema.parse(payload) : (payload as T);
+  const [payload, parser] = await Promise.all([apiFetch(path, fetchOptions).then(readBody), typeof schema === 'function' ? schema() : schema]);
+  return parser ? parser.parse(payload) : (payload as T);
 }
 
-export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'schema' | 'signal'> {
+export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'signal'> {
+  /** Contract schema the answer is parsed with (uploads start from a screen already loaded, with its schemas). */
+  schema?: z.ZodType<T>;
   /** Share of the file sent so far, 0 to 1. */
   onProgress?: (fraction: number) => void;
   /** Text fields sent before the file (the server can judge them before the file arrives). */

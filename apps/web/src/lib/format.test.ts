@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { dayjs } from './dayjs';
 import {
   formatBRL,
+  formatCardDateTime,
+  formatDate,
   formatDateTime,
   formatDateTimeMinutes,
   formatHumidity,
   formatInteger,
   formatShortDateTime,
   formatTemperature,
+  formatTimeOfDay,
   truncate,
 } from './format';
 
@@ -25,6 +29,34 @@ describe('pt-BR formats (P7)', () => {
     expect(formatDateTimeMinutes('2024-01-15T02:30:00Z')).toBe('14/01/2024 23:30');
     // A time without offset is UTC as well.
     expect(formatDateTime('2024-01-15 13:04:05')).toBe('15/01/2024 10:04:05');
+  });
+
+  it('reads and shows dates as dayjs in UTC mode did (the formats no longer load dayjs: ADR 0048)', () => {
+    const inputs: (string | number | Date)[] = [
+      '2024-01-15T13:04:05.000Z',
+      '2024-01-15T13:04:05.5Z',
+      '2024-01-15T13:04:05+02:00',
+      '2024-01-15T13:04:05.123-03:00',
+      '2024-01-15 13:04:05',
+      '2024-01-15T13:04',
+      '2024-01-15',
+      '2024-12-31T23:59:59.999',
+      '20240115',
+      1_705_323_845_000,
+      new Date('2024-06-01T00:00:00Z'),
+    ];
+    const formats: [(value: string | number | Date) => string, string][] = [
+      [formatDate, 'DD/MM/YYYY'],
+      [formatDateTime, 'DD/MM/YYYY HH:mm:ss'],
+      [formatShortDateTime, 'DD/MM HH:mm:ss'],
+      [formatTimeOfDay, 'HH:mm'],
+      [formatCardDateTime, 'DD/MM/YYYY H:mm:ss'],
+      [formatDateTimeMinutes, 'DD/MM/YYYY HH:mm'],
+    ];
+    for (const input of inputs) {
+      for (const [format, pattern] of formats) expect(format(input), `${String(input)} as ${pattern}`).toBe(dayjs.utc(input).local().format(pattern));
+    }
+    expect(formatCardDateTime('2024-01-15T08:04:05Z')).toBe('15/01/2024 5:04:05');
   });
 
   it('shows -- for missing or invalid dates', () => {

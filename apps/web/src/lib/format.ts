@@ -1,5 +1,3 @@
-import { dayjs } from './dayjs';
-
 /** pt-BR display formats (P7). Missing values show as "--", as the documents do. */
 export const EMPTY = '--';
 
@@ -19,11 +17,35 @@ export function formatInteger(value: number): string {
   return integer.format(value);
 }
 
+// dayjs's reading of a date in UTC mode, without dayjs (~4 kB gzip: these formats are on the device lists' first
+// paint, ADR 0048): "YYYY-MM-DD[T ]HH:mm:ss.SSS" without an offset is UTC; anything else is what Date makes of it.
+const NO_OFFSET = /^(\d{4})[-/]?(\d{1,2})?[-/]?(\d{0,2})[Tt\s]*(\d{1,2})?:?(\d{1,2})?:?(\d{1,2})?[.:]?(\d+)?$/;
+
+function readUtc(value: string | number | Date): Date {
+  const parts = typeof value === 'string' && !/z$/i.test(value) ? NO_OFFSET.exec(value) : null;
+  if (!parts) return new Date(value);
+  const [, year, month, day, hours, minutes, seconds, fraction] = parts.map((part) => part || undefined);
+  return new Date(
+    Date.UTC(Number(year), Number(month ?? 1) - 1, Number(day ?? 1), Number(hours ?? 0), Number(minutes ?? 0), Number(seconds ?? 0), Number((fraction ?? '0').slice(0, 3))),
+  );
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+const TOKENS: Record<string, (date: Date) => string> = {
+  YYYY: (date) => String(date.getFullYear()),
+  MM: (date) => two(date.getMonth() + 1),
+  DD: (date) => two(date.getDate()),
+  HH: (date) => two(date.getHours()),
+  H: (date) => String(date.getHours()),
+  mm: (date) => two(date.getMinutes()),
+  ss: (date) => two(date.getSeconds()),
+};
+
 function formatLocal(value: DateInput, pattern: string): string {
   if (value === null || value === undefined || value === '') return EMPTY;
   // Server times are UTC; strings without an offset are read as UTC too, then shown in local time.
-  const date = dayjs.utc(value);
-  return date.isValid() ? date.local().format(pattern) : EMPTY;
+  const date = readUtc(value);
+  return Number.isNaN(date.getTime()) ? EMPTY : pattern.replace(/YYYY|MM|DD|HH|H|mm|ss/g, (token) => TOKENS[token]!(date));
 }
 
 /** DD/MM/YYYY in local time (invoice dates). */

@@ -1,10 +1,9 @@
-import { alarmTopics, AlarmsSubscribeAck, OpenAlarmsEvent, SESSION_EXPIRED_CODE, type OpenAlarmCounts } from '@sentinela/contract';
+import type { OpenAlarmCounts, OpenAlarmsEvent } from '@sentinela/contract';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { expireSession } from './session';
 
 /** What changed: the alarms the server named, or 'all' after a reconnection (messages may have been lost). */
 export type AlarmChanges = OpenAlarmsEvent['changes'] | 'all';
-type Listener = (changes: AlarmChanges) => void;
+export type AlarmsListener = (changes: AlarmChanges) => void;
 
 /** The part of a Socket.IO client this uses (a fake in component tests). */
 export interface AlarmsSocket {
@@ -14,84 +13,39 @@ export interface AlarmsSocket {
   disconnect(): unknown;
 }
 
-/**
- * Same origin as the page; the API serves Socket.IO at /socket.io. The client library loads after the shell's first
- * paint, in its own chunk (the badge shows no count until the first answer anyway: ADR 0040).
- */
-const connectSocket = async (token: string): Promise<AlarmsSocket> => {
-  const { io } = await import('socket.io-client');
-  return io({ path: '/socket.io', auth: { token } }) as unknown as AlarmsSocket;
-};
-
 interface LiveAlarms {
   /** The open alarms the user may see, as the server counted them last; null until the first answer. */
   counts: OpenAlarmCounts | null;
-  onChanges(listener: Listener): () => void;
+  onChanges(listener: AlarmsListener): () => void;
 }
 
 const LiveAlarmsContext = createContext<LiveAlarms>({ counts: null, onChanges: () => () => {} });
-
-/** Subscribes to the open alarms on `socket`; answers the clean-up that disconnects it. */
-function listenTo(socket: AlarmsSocket, listeners: ReadonlySet<Listener>, setCounts: (counts: OpenAlarmCounts) => void): () => void {
-  let connectedOnce = false;
-  const notify = (changes: AlarmChanges) => {
-    for (const listener of [...listeners]) listener(changes);
-  };
-  const subscribe = () => {
-    socket.emit(alarmTopics.subscribe, {}, (answer: unknown) => {
-      const ack = AlarmsSubscribeAck.safeParse(answer);
-      if (ack.success && ack.data.ok) setCounts({ count: ack.data.count, unacknowledged: ack.data.unacknowledged });
-    });
-    // Changes sent while the connection was down are lost: whoever shows alarms reloads them.
-    if (connectedOnce) notify('all');
-    connectedOnce = true;
-  };
-  const onChanged = (payload: unknown) => {
-    const event = OpenAlarmsEvent.safeParse(payload);
-    if (!event.success) return;
-    setCounts({ count: event.data.count, unacknowledged: event.data.unacknowledged });
-    notify(event.data.changes);
-  };
-  const onError = (error: Error & { data?: { code?: string } }) => {
-    if (error.data?.code === SESSION_EXPIRED_CODE) expireSession();
-  };
-  socket.on('connect', subscribe);
-  socket.on(alarmTopics.changed, onChanged);
-  socket.on('connect_error', onError);
-  return () => {
-    socket.off('connect', subscribe);
-    socket.off(alarmTopics.changed, onChanged);
-    socket.off('connect_error', onError);
-    socket.disconnect();
-  };
-}
 
 /**
  * The signed-in shell's open-alarms feed (issue 11, item 5): one Socket.IO connection per tab with the session's
  * token, subscribed to the alarms of what the user may see. The header badge reads the counts; screens that show
  * alarms (the list, a device's Alarmes tab) listen for changes and reload what they show.
  */
-export function LiveAlarmsProvider({ token, connect = connectSocket, children }: { token: string; connect?: (token: string) => AlarmsSocket | Promise<AlarmsSocket>; children: ReactNode }) {
+export function LiveAlarmsProvider({ token, connect, children }: { token: string; connect?: (token: string) => AlarmsSocket; children: ReactNode }) {
   const [counts, setCounts] = useState<OpenAlarmCounts | null>(null);
-  const listeners = useRef(new Set<Listener>());
+  const listeners = useRef(new Set<AlarmsListener>());
   const [value] = useState(() => ({
-    onChanges(listener: Listener) {
+    onChanges(listener: AlarmsListener) {
       listeners.current.add(listener);
       return () => void listeners.current.delete(listener);
     },
   }));
 
   useEffect(() => {
-    const connection = connect(token);
-    if (!(connection instanceof Promise)) return listenTo(connection, listeners.current, setCounts);
     let stop: (() => void) | undefined;
     let ended = false;
-    connection.then(
-      (socket) => {
-        if (ended) socket.disconnect();
-        else stop = listenTo(socket, listeners.current, setCounts);
+    // Socket.IO's client and the schemas its messages are parsed with load right after the shell's first paint, in
+    // one chunk of their own (the badge shows no count until the first answer anyway: ADR 0040, ADR 0048).
+    import('./live-alarms-feed').then(
+      (feed) => {
+        if (!ended) stop = feed.listenTo((connect ?? feed.connectSocket)(token), listeners.current, setCounts);
       },
-      // The client library could not load (offline): the badge stays without a count, as while connecting.
+      // The chunk could not load (offline): the badge stays without a count, as while connecting.
       () => undefined,
     );
     return () => {
@@ -109,7 +63,7 @@ export function useOpenAlarmCounts(): OpenAlarmCounts | null {
 }
 
 /** Calls `listener` whenever alarms the user may see change (the listener may change between renders). */
-export function useAlarmChanges(listener: Listener): void {
+export function useAlarmChanges(listener: AlarmsListener): void {
   const { onChanges } = useContext(LiveAlarmsContext);
   const latest = useRef(listener);
   useEffect(() => {

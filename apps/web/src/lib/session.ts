@@ -24,12 +24,21 @@ let current: Session | null | undefined;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /**
- * What the guards and menus read before any screen loads (id and profile). The stored user was parsed with the
- * contract's schema when it was stored; the whole shape is checked again by the signed-in shell
- * (`storedSessionIsValid`), so zod stays out of the first load of every screen (ADR 0040).
+ * What the guards, menus and the signed-in shell read before any screen loads (id, name, e-mail, profile). The
+ * stored user was parsed with the contract's schema when it was stored; the whole shape is checked again by the
+ * signed-in shell (`storedSessionIsValid`, loaded after its first paint), so zod stays out of the first load of every
+ * screen (ADR 0040, ADR 0048).
  */
 function looksLikeUser(value: unknown): value is SessionUser {
-  return isObject(value) && typeof value._id === 'string' && isObject(value.profile) && typeof value.profile._id === 'number';
+  return (
+    isObject(value) &&
+    typeof value._id === 'string' &&
+    // What the signed-in shell shows before its full check has loaded.
+    typeof value.name === 'string' &&
+    typeof value.email === 'string' &&
+    isObject(value.profile) &&
+    typeof value.profile._id === 'number'
+  );
 }
 
 function readStoredSession(): Session | null {

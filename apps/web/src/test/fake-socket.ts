@@ -33,6 +33,11 @@ export class FakeSocket implements AlarmsSocket {
     return this;
   }
 
+  /** Whether the page listens to `event` (the feed attaches its listeners once its chunk has loaded). */
+  listensTo(event: string): boolean {
+    return (this.listeners.get(event)?.size ?? 0) > 0;
+  }
+
   /** The server sends `event` to this client. */
   receive(event: string, ...args: unknown[]) {
     for (const listener of [...(this.listeners.get(event) ?? [])]) (listener as (...a: unknown[]) => void)(...args);

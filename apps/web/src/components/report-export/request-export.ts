@@ -1,4 +1,4 @@
-import { Report } from '@sentinela/contract';
+import type { Report } from '@sentinela/contract';
 import { apiRequest } from '../../lib/api-client';
 
 /** The file formats of the export calls (the `/pdf` and `/excel` path endings). */
@@ -31,5 +31,5 @@ export function exportPath(target: ExportTarget, format: ExportFormat): string {
 
 /** Asks for a report: the server queues it and answers its record at once (status 1). */
 export function requestExport(target: ExportTarget, format: ExportFormat, signal?: AbortSignal): Promise<Report> {
-  return apiRequest(exportPath(target, format), { schema: Report, signal });
+  return apiRequest(exportPath(target, format), { schema: () => import('./schemas').then((schemas) => schemas.Report), signal });
 }

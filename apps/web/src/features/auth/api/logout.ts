@@ -1,4 +1,4 @@
-import { OkResponse } from '@sentinela/contract';
+import type { OkResponse } from '@sentinela/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { useCallback } from 'react';
@@ -9,7 +9,7 @@ import { clearSession, getSession } from '../../../lib/session';
 
 /** POST /api/logout: revokes the token on the server. */
 export function logout(): Promise<z.infer<typeof OkResponse>> {
-  return apiRequest('/api/logout', { method: 'POST', schema: OkResponse });
+  return apiRequest('/api/logout', { method: 'POST', schema: () => import('./schemas').then((schemas) => schemas.OkResponse) });
 }
 
 /** Sair: revoke the token (best effort), drop the session and cached data, go to /login. */

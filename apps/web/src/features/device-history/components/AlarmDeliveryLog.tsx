@@ -25,7 +25,7 @@ export function AlarmDeliveryLog({ mac, alarmId }: { mac: string; alarmId: strin
       ) : deliveries.data.length === 0 ? (
         <Text size="sm">Nenhuma notificação enviada para este alarme.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={320}>
+        <Table.ScrollContainer type="native" minWidth={320}>
           <Table fz="xs" verticalSpacing={4} aria-label="Notificações enviadas">
             <Table.Thead>
               <Table.Tr>

@@ -53,7 +53,7 @@ export function CoverageSummary({ coverage }: { coverage: Coverage }) {
           </Figure>
         </Group>
         {coverage.gaps.length > 0 && (
-          <Table.ScrollContainer minWidth={420}>
+          <Table.ScrollContainer type="native" minWidth={420}>
             <Table verticalSpacing={4} fz="sm" data-testid="coverage-gap-table">
               <Table.Thead>
                 <Table.Tr>

@@ -1,13 +1,11 @@
 import { REPORT_MESSAGES, type Coverage, type HistoryPage, type ProfileId } from '@sentinela/contract';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { AppProviders, createQueryClient } from '../../../app/providers';
-import { routes } from '../../../app/router';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
+import { renderApp } from '../../../test/render';
 import { captureDownloads, fileResponse } from '../../../test/download';
 import type { FakeSocket } from '../../../test/fake-socket';
 import { makeReport } from '../../../test/report-fixtures';
@@ -101,14 +99,7 @@ function openHistory({
 }: { profileId?: ProfileId; answers?: Routes; search?: string; withState?: boolean } = {}) {
   startSession(makeSession(profileId));
   const mock = mockFetch(handlerFor(answers));
-  const router = createMemoryRouter(routes, {
-    initialEntries: [{ pathname: PATH, search, state: withState ? { name: 'Câmara (navegação)', model: 'SNT-H2' } : null }],
-  });
-  render(
-    <AppProviders queryClient={createQueryClient()}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
+  const { router } = renderApp({ pathname: PATH, search, state: withState ? { name: 'Câmara (navegação)', model: 'SNT-H2' } : null });
   const urls = (part: string) => mock.requests.filter((r) => r.url.includes(part)).map((r) => new URL(r.url, 'http://localhost'));
   return { ...mock, router, urls };
 }
@@ -498,10 +489,9 @@ describe('export of the filtered readings (D3, R1)', { timeout: 15_000 }, () => 
   });
 
   it('is offered on Dados and Gráfico only, and not to client viewers', async () => {
-    const view = openHistory({ search: '?tab=eventos' });
+    openHistory({ search: '?tab=eventos' });
     await screen.findByText('Câmara Fria Matriz');
     expect(screen.queryByTestId('export-buttons')).toBeNull();
-    view.router.dispose();
     cleanup();
 
     openHistory({ profileId: 5 });

@@ -1,4 +1,3 @@
-import { HistoricCountResponse } from '@sentinela/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { devicesKeys } from './list-my-devices';
@@ -10,7 +9,7 @@ export function historicCountQueryOptions(mac: string) {
     queryKey: devicesKeys.historicCount(mac),
     queryFn: ({ signal }) =>
       apiRequest(`/api/beacon-device/${encodeURIComponent(mac)}/historic-count`, {
-        schema: HistoricCountResponse,
+        schema: () => import('./schemas').then((schemas) => schemas.HistoricCountResponse),
         signal,
       }).then((body) => body.count),
     // Counted on demand only ("Clique para ver").

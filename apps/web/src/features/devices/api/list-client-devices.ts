@@ -1,4 +1,3 @@
-import { DeviceList } from '@sentinela/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { devicesKeys } from './list-my-devices';
@@ -10,7 +9,7 @@ const clientDevicesKey = (clientId: string) => [...devicesKeys.lists, 'client', 
 export function clientDevicesQueryOptions(clientId: string) {
   return queryOptions({
     queryKey: clientDevicesKey(clientId),
-    queryFn: ({ signal }) => apiRequest(`/api/devices-by-client/${encodeURIComponent(clientId)}`, { schema: DeviceList, signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/devices-by-client/${encodeURIComponent(clientId)}`, { schema: () => import('./schemas').then((schemas) => schemas.DeviceList), signal }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { DeviceList, Profile, type SessionUser } from '@sentinela/contract';
+import { Profile, type SessionUser } from '@sentinela/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -26,7 +26,7 @@ export const devicesKeys = {
 export function myDevicesQueryOptions(user: Pick<SessionUser, '_id' | 'profile'>) {
   return queryOptions({
     queryKey: devicesKeys.mine(user._id),
-    queryFn: ({ signal }) => apiRequest(myDevicesPath(user), { schema: DeviceList, signal }),
+    queryFn: ({ signal }) => apiRequest(myDevicesPath(user), { schema: () => import('./schemas').then((schemas) => schemas.DeviceList), signal }),
   });
 }
 

@@ -69,7 +69,7 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
             Nenhum dispositivo neste local.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer type="native" minWidth={520}>
             <Table verticalSpacing="xs" data-testid="location-devices-table">
               <Table.Thead>
                 <Table.Tr>

@@ -46,7 +46,7 @@ function list(alarms: OpenAlarm[]): OpenAlarmList {
   return { count: alarms.length, unacknowledged: alarms.filter((a) => !a.acknowledge).length, alarms };
 }
 
-function renderBadge(handler: Handler) {
+async function renderBadge(handler: Handler) {
   startSession(makeSession(2));
   const socket = new FakeSocket();
   const fetch = mockFetch(handler);
@@ -55,6 +55,8 @@ function renderBadge(handler: Handler) {
       <OpenAlarmsBadge />
     </LiveAlarmsProvider>,
   );
+  // The feed (Socket.IO's client and the message schemas) loads after the first paint.
+  await waitFor(() => expect(socket.listensTo('connect')).toBe(true));
   return { socket, ...fetch };
 }
 
@@ -62,7 +64,7 @@ const bell = () => screen.getByRole('button', { name: /^Alarmes ativos/ });
 
 describe('open-alarms badge (issue 11, item 5)', () => {
   it('shows the live count: from the subscription, then from each pushed change', async () => {
-    const { socket } = renderBadge(() => jsonResponse(list([])));
+    const { socket } = await renderBadge(() => jsonResponse(list([])));
     expect(bell().getAttribute('aria-label')).toBe('Alarmes ativos');
     act(() => socket.connect({ ok: true, count: 2, unacknowledged: 1 }));
     expect(bell().getAttribute('aria-label')).toBe('Alarmes ativos: 2');
@@ -80,7 +82,7 @@ describe('open-alarms badge (issue 11, item 5)', () => {
   });
 
   it('opens the list of open alarms: device, travel, measure, since when, and a link to the device history', async () => {
-    const { socket } = renderBadge(() => jsonResponse(list([TRUCK])));
+    const { socket } = await renderBadge(() => jsonResponse(list([TRUCK])));
     act(() => socket.connect({ ok: true, count: 1, unacknowledged: 1 }));
     await userEvent.click(bell());
     const item = await screen.findByRole('listitem', { name: 'Baú Caminhão 01: Temperatura alta' });
@@ -92,7 +94,7 @@ describe('open-alarms badge (issue 11, item 5)', () => {
 
   it('acknowledges from the list (a message is required) and shows who did it', async () => {
     let current = list([TRUCK]);
-    const { socket, requests } = renderBadge((request) => {
+    const { socket, requests } = await renderBadge((request) => {
       if (request.method === 'POST' && request.url === '/api/alarms/a1/acknowledge') {
         const acknowledge = { message: 'Porta fechada.', date: '2026-11-26T13:10:00.000Z', user: { _id: 'u1', name: 'João Silva' } };
         current = list([{ ...TRUCK, acknowledge }]);
@@ -117,7 +119,7 @@ describe('open-alarms badge (issue 11, item 5)', () => {
 
   it('says so when no alarm is open, and reloads the list when the socket says something changed', async () => {
     let current = list([]);
-    const { socket, requests } = renderBadge(() => jsonResponse(current));
+    const { socket, requests } = await renderBadge(() => jsonResponse(current));
     act(() => socket.connect({ ok: true, count: 0, unacknowledged: 0 }));
     await userEvent.click(bell());
     expect(await screen.findByText('Nenhum alarme ativo.')).toBeTruthy();
@@ -129,7 +131,7 @@ describe('open-alarms badge (issue 11, item 5)', () => {
   });
 
   it('shows the error when the list cannot be loaded', async () => {
-    const { socket } = renderBadge(() => errorResponse(500, 'Erro interno. Tente novamente mais tarde.'));
+    const { socket } = await renderBadge(() => errorResponse(500, 'Erro interno. Tente novamente mais tarde.'));
     act(() => socket.connect({ ok: true, count: 1, unacknowledged: 1 }));
     await userEvent.click(bell());
     expect(await screen.findByText('Erro interno. Tente novamente mais tarde.')).toBeTruthy();
