@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { AppProviders, createQueryClient } from '../../../app/providers';
+import { TestProviders } from '../../../test/render';
 import { routes } from '../../../app/router';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
@@ -105,9 +105,9 @@ function openHistory({
     initialEntries: [{ pathname: PATH, search, state: withState ? { name: 'Câmara (navegação)', model: 'SNT-H2' } : null }],
   });
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <TestProviders>
       <RouterProvider router={router} />
-    </AppProviders>,
+    </TestProviders>,
   );
   const urls = (part: string) => mock.requests.filter((r) => r.url.includes(part)).map((r) => new URL(r.url, 'http://localhost'));
   return { ...mock, router, urls };
