@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { E2E_WORKERS } from './e2e/workers';
+import { E2E_WORKERS } from './e2e/workers.ts';
 
 /** End-to-end tests: the real server on a real PostgreSQL, driven in Debian's Chromium. */
 export default defineConfig({

@@ -20,7 +20,8 @@ const PIX_WEBHOOK_TOKEN = `e2e-webhook-${randomUUID()}`;
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 90_000) {
+// Each worker's server migrates its database and seeds the demo data at start, all of them at the same time.
+async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
@@ -49,8 +50,14 @@ export default async function setup(project: TestProject) {
     adminUrl = server.url as string;
     stopPostgres = server.stop;
   }
-  const serverUrl = adminUrl;
-  const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startEnvironment(serverUrl)));
+  // One after the other: servers starting together on a loaded 2-core machine can each miss Fastify's 10 s plugin
+  // timeout while migrating and seeding.
+  const started: PromiseSettledResult<Awaited<ReturnType<typeof startEnvironment>>>[] = [];
+  for (let i = 0; i < E2E_WORKERS; i++) {
+    const [result] = await Promise.allSettled([startEnvironment(adminUrl)]);
+    started.push(result!);
+    if (result!.status === 'rejected') break;
+  }
   const stops = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop] : []));
   const stopAll = async () => {
     await Promise.all(stops.map((stop) => stop()));
