@@ -3,8 +3,9 @@
 // and the end-to-end tests in Debian's Chromium. Ends with one line: "N passed, N failed".
 //
 // Vitest runs one worker per suite on a 2-core machine (cores - 1), so the suites before the end-to-end ones run in
-// two lanes side by side, each suite's output printed whole when it ends. The end-to-end tests run alone: the
-// server, the database and Chromium share the cores and their waits are what they test.
+// two lanes side by side, each suite's output printed whole when it ends. The end-to-end tests run after both lanes,
+// two files at a time, each worker with its own server, database and fakes (ADR 50): the server, the database and
+// Chromium share the cores and their waits are what they test.
 import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

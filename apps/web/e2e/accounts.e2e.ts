@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { waitForMail } from './fake-mail-server';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ async function signOut(page: Page) {
 
 describe('a visitor signs up, confirms, signs in, and recovers the password (A3, A5, A6)', () => {
   it('goes from /register to a new password through the e-mails of the local SMTP server', async () => {
-    const mailbox = inject('mailboxURL');
+    const mailbox = e2e('mailboxURL');
     const email = `carla.${Date.now()}@example.com`;
     const username = `carla${Date.now() % 100000}`;
     const { context, page } = await newPage(browser);

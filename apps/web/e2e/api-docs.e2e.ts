@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Issue 14, item 2 (ADR 34): the API reference at /api/docs opens in Chromium under the app's CSP, lists the
@@ -23,7 +24,7 @@ describe('API reference (/api/docs)', () => {
     { name: 'phone', width: 390, height: 844 },
   ]) {
     it(`renders every operation with no request leaving the machine (${viewport.name})`, { timeout: 240_000 }, async () => {
-      const baseURL = inject('baseURL');
+      const baseURL = e2e('baseURL');
       const { context, page } = await newPage(browser, { width: viewport.width, height: viewport.height });
       const requests: string[] = [];
       context.on('request', (request) => void requests.push(request.url()));

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * The Financeiro's cards carousel (issue 13 item 4; ADR 31) against the local Pagar.me the e2e server is configured
@@ -32,7 +32,7 @@ async function startServerWithoutProvider(): Promise<{ url: string; process: Chi
       PORT: String(port),
       HOST: '127.0.0.1',
       MQTT_ENABLED: '0',
-      DATABASE_URL: inject('databaseUrl'),
+      DATABASE_URL: e2e('databaseUrl'),
       DEMO: '1',
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(root, 'apps/web/dist'),
@@ -95,12 +95,12 @@ describe('Financeiro: cards carousel', () => {
   it('adds cards through the provider, makes another main, removes one; our server never sees a number', async () => {
     const { context, page } = await newPage(browser, { width: 1280, height: 800 });
     const violations = await watchCspViolations(page);
-    const baseURL = inject('baseURL');
+    const baseURL = e2e('baseURL');
     const toProvider: string[] = [];
     const toUs: string[] = [];
     page.on('request', (request) => {
       const record = `${request.method()} ${request.url()} ${request.postData() ?? ''}`;
-      if (request.url().startsWith(inject('pagarmeURL'))) toProvider.push(record);
+      if (request.url().startsWith(e2e('pagarmeURL'))) toProvider.push(record);
       else if (request.url().startsWith(baseURL)) toUs.push(record);
     });
 

@@ -3,9 +3,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /** Data completeness (issue 14 item 3, ADR 0035) in Chromium. */
 
@@ -33,7 +34,7 @@ async function shot(page: Page, name: string) {
 
 /** Sets (or clears, with null) a device's expected interval as an administrator would in its configuration. */
 async function configureInterval(deviceId: string, seconds: number | null) {
-  const base = inject('baseURL');
+  const base = e2e('baseURL');
   const headers = { 'content-type': 'application/json' };
   const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
   const res = await fetch(`${base}/api/devices/${deviceId}`, {
@@ -45,7 +46,7 @@ async function configureInterval(deviceId: string, seconds: number | null) {
 }
 
 async function ingest(readings: unknown[]) {
-  const res = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const res = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
     body: JSON.stringify({ readings }),
@@ -88,7 +89,7 @@ describe('a travel card going quiet (ADR 35)', () => {
 
   /** The truck's id, read from the travel's own device list as its manager sees it. */
   async function truckId(): Promise<string> {
-    const base = inject('baseURL');
+    const base = e2e('baseURL');
     const headers = { 'content-type': 'application/json' };
     const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
     const devices = (await (await fetch(`${base}/api/beacon-device/all`, { headers: { authorization: `Bearer ${auth.token.token}` } })).json()) as Array<{ _id: string; mac: string }>;

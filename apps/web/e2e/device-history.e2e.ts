@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot } from './browser';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe('device history (D3)', () => {
 
   it('shows an alarm raised by an out-of-range reading and acknowledges it', async () => {
     // The reading comes in as a gateway sends it (D5); the freezer's limits are -25 to -15 °C.
-    const ingest = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+    const ingest = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
       method: 'POST',
       headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
       body: JSON.stringify({ readings: [{ mac: 'C3:00:00:00:01:04', ts: new Date().toISOString(), temperature: -5.5, humidity: 50 }] }),

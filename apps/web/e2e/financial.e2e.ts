@@ -4,9 +4,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePixBrCode } from './br-code';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Financeiro (A9, issue 13 items 3 and 5; ADR 30) on the real server in Chromium: an enterprise admin sees the issued
@@ -50,7 +51,7 @@ interface PendingInvoice {
 
 /** What the database holds for the enterprise's pending invoice: what the screen and the code must agree with. */
 async function pendingInvoiceOf(enterprise: string): Promise<PendingInvoice> {
-  const db = new pg.Client({ connectionString: inject('databaseUrl') });
+  const db = new pg.Client({ connectionString: e2e('databaseUrl') });
   await db.connect();
   try {
     const { rows } = await db.query<PendingInvoice>(
@@ -66,7 +67,7 @@ async function pendingInvoiceOf(enterprise: string): Promise<PendingInvoice> {
 }
 
 async function invoiceStatus(id: string): Promise<string> {
-  const db = new pg.Client({ connectionString: inject('databaseUrl') });
+  const db = new pg.Client({ connectionString: e2e('databaseUrl') });
   await db.connect();
   try {
     return (await db.query<{ status: string }>('SELECT status FROM invoices WHERE id = $1', [id])).rows[0]!.status;
@@ -114,7 +115,7 @@ describe('Financeiro (enterprise admin)', () => {
     expect(parsed).toMatchObject({
       payloadFormat: '01',
       gui: 'br.gov.bcb.pix',
-      key: inject('pixKey'),
+      key: e2e('pixKey'),
       currency: '986',
       amount: (invoice.amount_cents / 100).toFixed(2),
       country: 'BR',
@@ -138,9 +139,9 @@ describe('Financeiro (enterprise admin)', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The PSP tells of the payment, as the API Pix does, with the server's webhook token.
-    const res = await fetch(`${inject('baseURL')}/api/pix/webhook`, {
+    const res = await fetch(`${e2e('baseURL')}/api/pix/webhook`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${inject('pixWebhookToken')}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${e2e('pixWebhookToken')}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         pix: [{ endToEndId: `E${randomBytes(15).toString('hex').toUpperCase()}`.slice(0, 32), txid: parsed.txid, valor: parsed.amount, horario: new Date().toISOString() }],
       }),

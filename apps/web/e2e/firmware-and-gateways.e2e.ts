@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -108,7 +108,7 @@ describe('firmware (M1)', () => {
       form.append('version', '1.0.0');
       form.append('notes', '');
       form.append('file', new Blob([new Uint8Array(image(10, 4))]), 'velho.bin');
-      const res = await fetch(`${inject('baseURL')}/api/firmwares`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      const res = await fetch(`${e2e('baseURL')}/api/firmwares`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toBe('A nova versão não pode ser menor ou igual a atual');
     }
@@ -198,12 +198,12 @@ describe('gateways (D5)', () => {
     await dialog.getByText('Esta chave não será mostrada novamente.', { exact: false }).waitFor();
     const key = (await dialog.locator('code').first().innerText()).trim();
     expect(key).toMatch(/^sgw_[A-Za-z0-9_-]{32}$/);
-    const baseURL = inject('baseURL');
+    const baseURL = e2e('baseURL');
     expect(await dialog.innerText()).toContain(`${baseURL}/api/ingest/readings`);
     await settle(page);
     await screenshot(page, 'gateways-key-http-desktop');
     await dialog.getByRole('tab', { name: 'MQTT' }).click();
-    const mqttPort = new URL(inject('mqttUrl')).port;
+    const mqttPort = new URL(e2e('mqttUrl')).port;
     await dialog.getByText(`-p ${mqttPort} -q 1`, { exact: false }).waitFor();
     expect(await dialog.innerText()).toContain('devices/AA:BB:CC:DD:EE:FF/readings');
     await screenshot(page, 'gateways-key-mqtt-desktop');

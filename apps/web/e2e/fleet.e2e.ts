@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Fleet administration (X1, M6, M8): the super admin registers three beacons (one by hand, two from a spreadsheet)
@@ -52,7 +53,7 @@ async function beaconSheet(): Promise<Buffer> {
 describe('fleet administration (X1, M6, M8)', () => {
   it('registers beacons, links them to a new enterprise, then to a user who sees them', async () => {
     // A gateway hears a beacon nobody registered: it is listed as discovered.
-    const ingest = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+    const ingest = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'ApiKey demo-gateway-key' },
       body: JSON.stringify({ readings: [{ mac: 'E2:00:00:00:00:09', ts: new Date(Date.now() - 60_000).toISOString(), temperature: 5 }] }),
@@ -132,7 +133,7 @@ describe('fleet administration (X1, M6, M8)', () => {
 
     // The enterprise has only its admin yet (creating users is another screen, A13): one ordinary user, as the
     // enterprise would have, with the demo password.
-    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    const db = new pg.Client({ connectionString: e2e('databaseUrl') });
     await db.connect();
     try {
       await db.query(

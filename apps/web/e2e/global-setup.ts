@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -10,36 +12,16 @@ import { startCepServer } from './fake-cep-service';
 import { startFakeSmsProvider } from '../../api/test/fake-sms-provider';
 import { startFakeWhatsApp } from '../../api/test/fake-whatsapp';
 import { startFakePagarme } from '../../api/test/fake-pagarme';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    baseURL: string;
-    databaseUrl: string;
-    mqttUrl: string;
-    /** Local fakes of the map services, which the API hands the web app through /config.json. */
-    tileURL: string;
-    routingURL: string;
-    /** The local SMTP server's mailbox (GET /messages): what the product e-mailed. */
-    mailboxURL: string;
-    /** The local Telegram Bot API server's control (POST /_control/send-text, GET /_control/calls). */
-    telegramURL: string;
-    /** The local SMS provider's and WhatsApp Cloud API's control (GET /_control/messages): what they received. */
-    smsURL: string;
-    whatsappURL: string;
-    /** The platform's PIX key and the PSP webhook's Bearer token the server runs with (financial.e2e.ts pays as the PSP). */
-    pixKey: string;
-    pixWebhookToken: string;
-    /** The local Pagar.me API v5 root the e2e server tokenises cards with (ADR 31). */
-    pagarmeURL: string;
-  }
-}
+import type { E2eEnvironment } from './environment';
+import { E2E_WORKERS } from './workers';
 
 const PIX_KEY = 'financeiro@sentinela.example';
 const PIX_WEBHOOK_TOKEN = `e2e-webhook-${randomUUID()}`;
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 90_000) {
+// Each worker's server migrates its database and seeds the demo data at start, all of them at the same time.
+async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
@@ -54,19 +36,51 @@ async function waitForHealth(url: string, server: ChildProcess, timeoutMs = 90_0
   throw new Error('server did not become healthy');
 }
 
-/** Starts the product as `npm start` would (built web app, demo data) on its own fresh database. */
+/**
+ * Starts the product as `npm start` would (built web app, demo data), once per e2e worker: each on its own fresh
+ * database, data folder and local fakes, so files running at the same time share nothing (ADR 50).
+ */
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
   let stopPostgres: (() => void) | undefined;
-  // @ts-expect-error plain ESM helpers shared with the test runner script
-  const { startPostgres, freePort } = await import('../../../scripts/lib/postgres.mjs');
-  // Shared with `npm start` and the benchmarks (typed by server-process.d.mts).
-  const { serverArgs } = await import('../../../scripts/lib/server-process.mjs');
   if (!adminUrl) {
+    // @ts-expect-error plain ESM helpers shared with the test runner script
+    const { startPostgres } = await import('../../../scripts/lib/postgres.mjs');
     const server = await startPostgres();
     adminUrl = server.url as string;
     stopPostgres = server.stop;
   }
+  // One after the other: servers starting together on a loaded 2-core machine can each miss Fastify's 10 s plugin
+  // timeout while migrating and seeding.
+  const started: PromiseSettledResult<Awaited<ReturnType<typeof startEnvironment>>>[] = [];
+  for (let i = 0; i < E2E_WORKERS; i++) {
+    const [result] = await Promise.allSettled([startEnvironment(adminUrl)]);
+    started.push(result!);
+    if (result!.status === 'rejected') break;
+  }
+  const stops = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value.stop] : []));
+  const stopAll = async () => {
+    await Promise.all(stops.map((stop) => stop()));
+    stopPostgres?.();
+  };
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await stopAll();
+    throw failure.reason;
+  }
+  project.provide(
+    'e2eEnvironments',
+    started.flatMap((result) => (result.status === 'fulfilled' ? [result.value.environment] : [])),
+  );
+  return stopAll;
+}
+
+/** One server with its database, data folder and fakes; `stop` ends them all. */
+async function startEnvironment(adminUrl: string): Promise<{ environment: E2eEnvironment; stop: () => Promise<void> }> {
+  // @ts-expect-error plain ESM helpers shared with the test runner script
+  const { freePort } = await import('../../../scripts/lib/postgres.mjs');
+  // Shared with `npm start` and the benchmarks (typed by server-process.d.mts).
+  const { serverArgs } = await import('../../../scripts/lib/server-process.mjs');
   const dbName = `e2e_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -86,6 +100,8 @@ export default async function setup(project: TestProject) {
   const pagarme = await startFakePagarme();
   const webRuntimeConfig = { tileUrl: `${tiles.url}/{z}/{x}/{y}.png`, tileAttribution: 'Mapa de teste', routingUrl: routing.url };
 
+  // Report files, firmware, the signing certificate and the VAPID keys of this server alone.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sentinela-e2e-data-'));
   const port = (await freePort()) as number;
   const mqttPort = (await freePort()) as number;
   const server = spawn(process.execPath, serverArgs(root), {
@@ -98,6 +114,7 @@ export default async function setup(project: TestProject) {
       HOST: '127.0.0.1',
       MQTT_PORT: String(mqttPort),
       DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
       DEMO: '1',
       // The e2e specs post their own readings: no demo beacons reporting behind their backs.
       DEMO_LIVE: '0',
@@ -135,27 +152,35 @@ export default async function setup(project: TestProject) {
     },
   });
   const baseURL = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseURL, server);
-  project.provide('baseURL', baseURL);
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('mqttUrl', `mqtt://127.0.0.1:${mqttPort}`);
-  project.provide('tileURL', tiles.url);
-  project.provide('routingURL', routing.url);
-  project.provide('mailboxURL', mail.mailboxUrl);
-  project.provide('telegramURL', telegram.apiRoot);
-  project.provide('smsURL', sms.url);
-  project.provide('whatsappURL', whatsapp.url);
-  project.provide('pixKey', PIX_KEY);
-  project.provide('pixWebhookToken', PIX_WEBHOOK_TOKEN);
-  project.provide('pagarmeURL', pagarme.apiUrl);
-
-  return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close()]);
-    await Promise.all([tiles.close(), routing.close(), mail.close(), cep.close()]);
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    await Promise.all([tiles.close(), routing.close(), mail.close(), telegram.close(), cep.close()]);
     await Promise.all([sms.close(), whatsapp.close()]);
     await pagarme.close();
-    stopPostgres?.();
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(baseURL, server);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const environment: E2eEnvironment = {
+    baseURL,
+    databaseUrl,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    tileURL: tiles.url,
+    routingURL: routing.url,
+    mailboxURL: mail.mailboxUrl,
+    telegramURL: telegram.apiRoot,
+    smsURL: sms.url,
+    whatsappURL: whatsapp.url,
+    pixKey: PIX_KEY,
+    pixWebhookToken: PIX_WEBHOOK_TOKEN,
+    pagarmeURL: pagarme.apiUrl,
+  };
+  return { environment, stop };
 }

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot } from './browser';
+import { e2e } from './environment';
 
 /** Issue 3: beacons simulated through HTTP and through MQTT show up on /my-devices and in the device history. */
 let browser: Browser;
@@ -16,7 +17,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 /** Runs `npm run simulate` (the same script users run) for a few seconds against the e2e server. */
 function simulate(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/simulate.ts'), '--url', inject('baseURL'), '--mqtt-url', inject('mqttUrl'), ...args], { cwd: root });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/simulate.ts'), '--url', e2e('baseURL'), '--mqtt-url', e2e('mqttUrl'), ...args], { cwd: root });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Locais (A8): an enterprise admin creates a location with a group, places a device in it, sees it on the map, and
@@ -14,7 +15,7 @@ afterAll(() => browser?.close());
 
 /** The demo gateway (DEMO=1) posts one reading of a device, as a real gateway would. */
 async function ingest(mac: string, temperature: number) {
-  const res = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const res = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'ApiKey demo-gateway-key' },
     body: JSON.stringify({ readings: [{ mac, ts: new Date().toISOString(), temperature }] }),

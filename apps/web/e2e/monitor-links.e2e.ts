@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /** Read-only monitor links for wall displays (issue 11, item 6; ADR 26), in Chromium. */
 let browser: Browser;
@@ -20,7 +21,7 @@ const rowWith = (page: Page, text: string) => page.getByRole('row').filter({ has
 const card = (page: Page, mac: string) => page.locator(`[data-testid="monitor-card"][data-mac="${mac}"]`);
 
 async function ingest(mac: string, temperature: number) {
-  const response = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const response = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'ApiKey demo-gateway-key' },
     body: JSON.stringify({ readings: [{ mac, ts: new Date().toISOString(), temperature, humidity: 55, battery: 77 }] }),
@@ -30,7 +31,7 @@ async function ingest(mac: string, temperature: number) {
 
 /** Calls the API as Aurora's administrator (what the screens do; used to set up a case quickly). */
 async function asAuroraAdmin(method: string, path: string, body?: unknown) {
-  const base = inject('baseURL');
+  const base = e2e('baseURL');
   const headers = { 'content-type': 'application/json' };
   const auth = (await (await fetch(`${base}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) })).json()) as { token: { token: string } };
   const response = await fetch(`${base}${path}`, { method, headers: { ...headers, authorization: `Bearer ${auth.token.token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -79,7 +80,7 @@ describe('monitor links', () => {
     await dialog.getByRole('button', { name: 'Criar link' }).click();
     const created = page.getByRole('dialog', { name: 'Link criado' });
     const url = (await created.getByTestId('monitor-link-url').innerText()).trim();
-    expect(url).toMatch(new RegExp(`^${inject('baseURL')}/monitor/mon_[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${e2e('baseURL')}/monitor/mon_[A-Za-z0-9_-]{43}$`));
     await settle(page);
     await screenshot(page, 'monitor-links-created-desktop');
     await created.getByRole('button', { name: 'Concluir' }).click();

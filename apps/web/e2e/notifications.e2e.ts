@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import pg from 'pg';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,13 +21,13 @@ interface BotCall {
 }
 
 async function botCalls(): Promise<BotCall[]> {
-  return (await (await fetch(`${inject('telegramURL')}/_control/calls`)).json()) as BotCall[];
+  return (await (await fetch(`${e2e('telegramURL')}/_control/calls`)).json()) as BotCall[];
 }
 
 /** Sends /start to the bot from the chat, as Telegram would, and returns the link it answers with. */
 async function startChat(chatId: number): Promise<URL> {
   const before = (await botCalls()).length;
-  await fetch(`${inject('telegramURL')}/_control/send-text`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text: '/start' }) });
+  await fetch(`${e2e('telegramURL')}/_control/send-text`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId, text: '/start' }) });
   let link: string | undefined;
   await expect
     .poll(
@@ -124,7 +125,7 @@ describe('Configurações and the Telegram link (A10, A12)', () => {
 
 describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
   it('delivers, is acknowledged from the chat, and "Detalhes do alarme" lists the messages', async () => {
-    const base = inject('baseURL');
+    const base = e2e('baseURL');
     // Maria's e-mail is on (above); she links the chat again, through the bot's link, with the API the page calls.
     const link = await startChat(CHAT);
     const headers = { 'content-type': 'application/json', client: 'web', clientversion: '1.1.0', clientos: 'linux' };
@@ -156,7 +157,7 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
     const data = (message!.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
     expect(data.text).toBe('Reconhecer');
     // Maria presses it in her chat (the fake records calls, not the ids it answered with; the server edits the pressed message).
-    await fetch(`${inject('telegramURL')}/_control/press`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: CHAT, messageId: 1, data: data.callback_data }) });
+    await fetch(`${e2e('telegramURL')}/_control/press`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: CHAT, messageId: 1, data: data.callback_data }) });
     await expect
       .poll(async () => (await botCalls()).some((c) => c.method === 'editMessageText' && Number(c.params.chat_id) === CHAT && /Reconhecido por Maria Souza em/.test(String(c.params.text))), { timeout: 30_000 })
       .toBe(true);
@@ -208,7 +209,7 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     await screenshot(page, 'settings-sms-whatsapp-on-desktop');
 
     // Caixa Térmica 02 (2 to 8 °C, linked to Maria) reads 13 °C: her mobile gets the SMS and the WhatsApp template.
-    const base = inject('baseURL');
+    const base = e2e('baseURL');
     const ingest = await fetch(`${base}/api/ingest/readings`, {
       method: 'POST',
       headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
@@ -217,10 +218,10 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     expect(ingest.status).toBe(200);
     const received = async (url: string) => (await (await fetch(`${url}/_control/messages`)).json()) as Array<Record<string, unknown>>;
     await expect
-      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).includes('ALARME Temperatura alta em Caixa Térmica 02') && String(m.Body).includes('valor 13,00 °C')), { timeout: 30_000 })
+      .poll(async () => (await received(e2e('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).includes('ALARME Temperatura alta em Caixa Térmica 02') && String(m.Body).includes('valor 13,00 °C')), { timeout: 30_000 })
       .toBe(true);
     await expect
-      .poll(async () => (await received(inject('whatsappURL'))).some((m) => m.to === MARIA_MOBILE && m.template === 'sentinela_alarme_aberto' && String(m.text).startsWith('🚨 Alarme no dispositivo Caixa Térmica 02') && String(m.text).includes(': Temperatura alta, 13,00 °C (limite 8,00 °C)')), { timeout: 30_000 })
+      .poll(async () => (await received(e2e('whatsappURL'))).some((m) => m.to === MARIA_MOBILE && m.template === 'sentinela_alarme_aberto' && String(m.text).startsWith('🚨 Alarme no dispositivo Caixa Térmica 02') && String(m.text).includes(': Temperatura alta, 13,00 °C (limite 8,00 °C)')), { timeout: 30_000 })
       .toBe(true);
     await page.goto('/my-devices');
     await page.getByRole('row').filter({ hasText: 'Caixa Térmica 02' }).getByRole('link', { name: 'Histórico' }).click();
@@ -241,7 +242,7 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     });
     expect(back.status).toBe(200);
     await expect
-      .poll(async () => (await received(inject('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).startsWith('Sentinela: alarme encerrado, Temperatura alta em Caixa Térmica 02')), { timeout: 30_000 })
+      .poll(async () => (await received(e2e('smsURL'))).some((m) => m.To === MARIA_MOBILE && String(m.Body).startsWith('Sentinela: alarme encerrado, Temperatura alta em Caixa Térmica 02')), { timeout: 30_000 })
       .toBe(true);
     await page.goto('/settings');
 
@@ -254,7 +255,7 @@ describe('Configurações: SMS and WhatsApp (A10, ADR 23)', () => {
     await context.close();
 
     // Vida's administrator with a landline on the profile: both refused, with why and the way to the profile.
-    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    const db = new pg.Client({ connectionString: e2e('databaseUrl') });
     await db.connect();
     try {
       await db.query(`UPDATE users SET phone = '(31) 3333-4444' WHERE username = 'vida.adm'`);

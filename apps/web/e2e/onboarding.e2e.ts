@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { waitForMail } from './fake-mail-server';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -33,7 +34,7 @@ async function shots(page: Page, name: string, only?: Locator) {
 }
 
 async function query<T>(text: string, values: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: e2e('databaseUrl') });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];
@@ -66,7 +67,7 @@ describe('contact form (A14)', () => {
     await send.click();
     await page.getByText('Mensagem enviada com sucesso!').waitFor();
     await shots(page, 'contact-sent', form);
-    const mail = await waitForMail(inject('mailboxURL'), 'contato@sentinela.example', /Contato pelo site: Rita Visitante/);
+    const mail = await waitForMail(e2e('mailboxURL'), 'contato@sentinela.example', /Contato pelo site: Rita Visitante/);
     expect(mail.text).toContain(marker);
     expect(mail.text).toContain('(21) 99876-5432');
     const stored = await query<{ forwarded_at: Date | null }>('SELECT forwarded_at FROM contact_messages WHERE message = $1', [marker]);
@@ -106,7 +107,7 @@ describe('complete registration and plans (A4, A11)', () => {
     await shots(page, 'complete-register-step1');
     await page.getByRole('button', { name: 'Reenviar e-mail' }).click();
     await page.getByText('Enviamos um novo e-mail de confirmação').waitFor();
-    await waitForMail(inject('mailboxURL'), email, /Confirme seu e-mail/);
+    await waitForMail(e2e('mailboxURL'), email, /Confirme seu e-mail/);
     await page.getByRole('button', { name: 'Próximo' }).click();
     await page.waitForURL(/step=2/);
 
@@ -187,7 +188,7 @@ describe('users of an enterprise (A13)', () => {
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await page.getByText('Usuário cadastrado com sucesso!').waitFor();
     await shots(page, 'register-user-created');
-    const mail = await waitForMail(inject('mailboxURL'), email, /Sua conta no Sentinela foi criada/);
+    const mail = await waitForMail(e2e('mailboxURL'), email, /Sua conta no Sentinela foi criada/);
     expect(mail.text).toMatch(/^\s+\d{6}$/m);
     const [user] = await query<{ profile_id: number; is_owner: boolean }>('SELECT profile_id, is_owner FROM users WHERE email = $1', [email]);
     expect(user).toEqual({ profile_id: 4, is_owner: false });

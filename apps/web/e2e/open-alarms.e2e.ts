@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,7 +15,7 @@ const PHONE = { width: 390, height: 844 };
 
 /** A reading as a gateway sends it (D5). */
 async function ingest(mac: string, temperature: number) {
-  const res = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const res = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { authorization: 'ApiKey demo-gateway-key', 'content-type': 'application/json' },
     body: JSON.stringify({ readings: [{ mac, ts: new Date().toISOString(), temperature, humidity: 50 }] }),

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CLIENT_VERSION } from '@sentinela/contract';
 import { launchBrowser, login, newPage, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * The push toggle of /settings in Chromium (ADR 22). Headless Chromium here has no route to its push service
@@ -60,7 +61,7 @@ describe('/settings push toggle (A10, D6 push)', () => {
   it('with the permission, registers the service worker and either subscribes or says why not; on and subscribed agree', async () => {
     const { context, page } = await newPage(browser);
     const csp = await watchCspViolations(page);
-    await context.grantPermissions(['notifications'], { origin: inject('baseURL') });
+    await context.grantPermissions(['notifications'], { origin: e2e('baseURL') });
     await openSettings(page);
     const push = page.getByRole('switch', { name: 'Push' });
     await page.getByRole('button', { name: 'Ativar neste navegador' }).click();
@@ -77,7 +78,7 @@ describe('/settings push toggle (A10, D6 push)', () => {
     }
     // The service worker is served by the app and registered for the whole site.
     const scriptUrl = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
-    expect(scriptUrl).toBe(`${inject('baseURL')}/sw.js`);
+    expect(scriptUrl).toBe(`${e2e('baseURL')}/sw.js`);
     await page.screenshot({ path: `${SHOTS}/settings-push-desktop.png`, fullPage: true });
 
     // A pushed alarm, delivered to the service worker as the push service would, becomes a notification.
@@ -85,12 +86,12 @@ describe('/settings push toggle (A10, D6 push)', () => {
     await cdp.send('ServiceWorker.enable');
     const registrationId = await new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: Array<{ registrationId: string; scopeURL: string }> }) => {
-        const found = event.registrations.find((r) => r.scopeURL === `${inject('baseURL')}/`);
+        const found = event.registrations.find((r) => r.scopeURL === `${e2e('baseURL')}/`);
         if (found) resolve(found.registrationId);
       });
     });
     const payload = { title: 'Alarme: Temperatura alta em Baú Caminhão 02', body: 'Valor: 11,50 °C', url: '/device-history/x/y', tag: 'alarm:e2e' };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: inject('baseURL'), registrationId, data: JSON.stringify(payload) });
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: e2e('baseURL'), registrationId, data: JSON.stringify(payload) });
     await expect
       .poll(() => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => [n.title, n.body, n.tag])), { timeout: 15_000 })
       .toEqual([[payload.title, payload.body, payload.tag]]);

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Subscriptions in the browser (issue 13 items 1, 2 and 6; ADR 32): /complete-register step 3 with the first
@@ -34,7 +35,7 @@ async function shots(page: Page, name: string) {
 }
 
 async function query<T>(text: string, values: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: inject('databaseUrl') });
+  const client = new pg.Client({ connectionString: e2e('databaseUrl') });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];
@@ -45,7 +46,7 @@ async function query<T>(text: string, values: unknown[]): Promise<T[]> {
 
 describe('subscription (ADR 32)', () => {
   it('step 3 shows the first invoice with its PIX code; an upgrade on /plans issues and shows the pro-rated one; the banner warns', async () => {
-    const base = inject('baseURL');
+    const base = e2e('baseURL');
     const plans = (await (await fetch(`${base}/api/plans`)).json()) as Array<{ _id: string; name: string; cicle: Array<{ id: string; name: string }> }>;
     const essencial = plans.find((p) => p.name === 'Essencial')!;
     const stamp = Date.now();
@@ -71,7 +72,7 @@ describe('subscription (ADR 32)', () => {
     await first.getByText('R$ 149,90').first().waitFor();
     const code = await first.locator('textarea').inputValue();
     expect(code).toContain('br.gov.bcb.pix');
-    expect(code).toContain(inject('pixKey'));
+    expect(code).toContain(e2e('pixKey'));
     expect(code).toContain('5406149.90');
     await first.getByRole('img').first().waitFor();
     await shots(page, 'complete-register-step3');

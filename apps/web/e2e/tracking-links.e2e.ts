@@ -1,8 +1,9 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CLIENT_VERSION } from '@sentinela/contract';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Safer tracking links (issue 14, item 4; ADR 36) in Chromium: a manager sets what the link shows, sees it looked up,
@@ -20,7 +21,7 @@ let token = '';
 let userId = '';
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${inject('baseURL')}${path}`, {
+  const response = await fetch(`${e2e('baseURL')}${path}`, {
     method,
     headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -79,7 +80,7 @@ describe('tracking links', () => {
     expect(await panel(manager.page).getByTestId('tracking-state').innerText()).toMatch(/ativo/i);
     expect(await panel(manager.page).innerText()).toContain('Posição e leituras');
     expect(await panel(manager.page).getByTestId('tracking-lookups').innerText()).toContain('nenhuma consulta ainda');
-    expect(await panel(manager.page).getByTestId('tracking-url').innerText()).toBe(`${inject('baseURL')}/localizator?cod=${travel.code}`);
+    expect(await panel(manager.page).getByTestId('tracking-url').innerText()).toBe(`${e2e('baseURL')}/localizator?cod=${travel.code}`);
     await screenshot(manager.page, 'tracking-link-panel-desktop');
 
     // A visitor (no session) with the link: position and readings.
@@ -145,7 +146,7 @@ describe('tracking links', () => {
   it('says in Portuguese that an expired link expired, on a phone too; a wrong code is "not found"', async () => {
     const travel = await newTravel('Porto de Santos - Armazém 2 - Santos - SP');
     // A link whose date passed (the API refuses setting one in the past; time is what makes links expire).
-    const db = new pg.Client({ connectionString: inject('databaseUrl') });
+    const db = new pg.Client({ connectionString: e2e('databaseUrl') });
     await db.connect();
     try {
       await db.query(`UPDATE travels SET code_expires_at = now() - interval '1 hour' WHERE id = $1`, [travel._id]);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /** Issue 4: /directions with live device cards and map, and the public /localizator, in Chromium. */
 let browser: Browser;
@@ -21,7 +22,7 @@ async function requestsOf(url: string): Promise<number> {
 
 /** A reading with a position, as a gateway sends it (D5). */
 async function ingest(reading: { temperature: number; humidity: number; battery: number; lat: number; lng: number }) {
-  const response = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const response = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'ApiKey demo-gateway-key' },
     body: JSON.stringify({ readings: [{ mac: MAC, ts: new Date().toISOString(), ...reading }] }),
@@ -65,7 +66,7 @@ async function openDevicesOf(page: Page, code: string) {
 
 describe('travels (T1–T7, T9)', () => {
   it('lists the travels, opens a travel\'s cards, and shows a reading and a position live', async () => {
-    const tilesBefore = await requestsOf(inject('tileURL'));
+    const tilesBefore = await requestsOf(e2e('tileURL'));
     const { context, page } = await newPage(browser);
     // The server's Content-Security-Policy (ADR 0014) must let the whole screen work: map tiles, routing, Socket.IO.
     const cspViolations = await watchCspViolations(page);
@@ -104,7 +105,7 @@ describe('travels (T1–T7, T9)', () => {
     await marker(page).waitFor();
     // The planned route came from the (fake) routing server, the tiles from the (fake) tile server.
     await page.locator('[data-testid="travel-map"][data-route="road"]').waitFor();
-    await expect.poll(() => requestsOf(inject('tileURL'))).toBeGreaterThan(tilesBefore);
+    await expect.poll(() => requestsOf(e2e('tileURL'))).toBeGreaterThan(tilesBefore);
     await screenshot(page, 'travels-devices');
 
     // A reading and a position arrive through ingestion: the card and the marker move without a reload.
@@ -166,7 +167,7 @@ describe('travels (T1–T7, T9)', () => {
   });
 
   it('shows the route of a travel in a modal, creates a travel with the form, and fits a phone', async () => {
-    const routesBefore = await requestsOf(inject('routingURL'));
+    const routesBefore = await requestsOf(e2e('routingURL'));
     const { context, page } = await newPage(browser);
     await openTravels(page);
 
@@ -175,7 +176,7 @@ describe('travels (T1–T7, T9)', () => {
     const modal = page.getByRole('dialog');
     await modal.locator('[data-testid="travel-map"][data-route="road"]').waitFor();
     await modal.locator('.leaflet-overlay-pane path').first().waitFor();
-    expect(await requestsOf(inject('routingURL'))).toBeGreaterThanOrEqual(routesBefore);
+    expect(await requestsOf(e2e('routingURL'))).toBeGreaterThanOrEqual(routesBefore);
     await screenshot(page, 'travels-route-modal');
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });

@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider, PasswordInput } from '@mantine/core';
+import { createTheme, MantineProvider, PasswordInput, type MantineThemeOverride } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { ApiError } from '../lib/api-client';
@@ -32,9 +32,10 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/** `themeOverride`: the component tests' variant of the theme (src/test/render.tsx); the app passes none. */
+export function AppProviders({ queryClient, children, themeOverride = theme }: { queryClient: QueryClient; children: ReactNode; themeOverride?: MantineThemeOverride }) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={themeOverride}>
       <Suspense fallback={null}>
         <NotificationsHost />
       </Suspense>

@@ -37,7 +37,7 @@ describe('/client-devices (D2)', () => {
     );
     expect(await screen.findByText('Selecione uma empresa para ver os seus dispositivos.')).toBeTruthy();
     await userEvent.click(await screen.findByPlaceholderText('Selecione uma empresa'));
-    await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma', hidden: true }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma' }));
 
     expect(await screen.findByText('Sensor 07')).toBeTruthy();
     expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/client-all', `/api/devices-by-client/${enterprises[1]!._id}`]);

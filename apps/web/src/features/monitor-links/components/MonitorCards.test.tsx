@@ -3,7 +3,8 @@ import { act, render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders, createQueryClient } from '../../../app/providers';
+import { createQueryClient } from '../../../app/providers';
+import { TestProviders } from '../../../test/render';
 import { MonitorCards } from './MonitorCards';
 
 const MIN = 60_000;
@@ -31,9 +32,9 @@ function makeMonitorDevice(index: number, overrides: Partial<MonitorDevice> = {}
 function renderCards(devices: MonitorDevice[]) {
   const queryClient = createQueryClient();
   const wrap = (element: ReactElement) => (
-    <AppProviders queryClient={queryClient}>
+    <TestProviders queryClient={queryClient}>
       <MemoryRouter>{element}</MemoryRouter>
-    </AppProviders>
+    </TestProviders>
   );
   const view = render(wrap(<MonitorCards devices={devices} />));
   return { update: (next: MonitorDevice[]) => view.rerender(wrap(<MonitorCards devices={next} />)) };

@@ -2,8 +2,8 @@ import { render, screen, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders, createQueryClient } from '../../../app/providers';
-import { renderWithProviders } from '../../../test/render';
+import { createQueryClient } from '../../../app/providers';
+import { renderWithProviders, TestProviders } from '../../../test/render';
 import { ColourMemory } from '../../../components/device-state/colour-state';
 import { makeTravelDevice, TRAVEL_ID } from '../test-fixtures';
 import { DeviceCards } from './DeviceCards';
@@ -14,9 +14,9 @@ const card = () => screen.getByTestId('device-card');
 function renderLive(ui: ReactElement) {
   const queryClient = createQueryClient();
   const wrap = (element: ReactElement) => (
-    <AppProviders queryClient={queryClient}>
+    <TestProviders queryClient={queryClient}>
       <MemoryRouter>{element}</MemoryRouter>
-    </AppProviders>
+    </TestProviders>
   );
   const view = render(wrap(ui));
   return { update: (next: ReactElement) => view.rerender(wrap(next)) };

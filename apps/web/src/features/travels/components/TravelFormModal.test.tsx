@@ -70,7 +70,7 @@ describe('Nova viagem (T8)', () => {
     // 403 on the users of the enterprise: the user alone, already chosen.
     await waitFor(() => expect((form.getByLabelText(/Responsável/) as HTMLInputElement).value).toBe('Maria Souza'));
     await userEvent.click(form.getByLabelText(/Dispositivos/));
-    await userEvent.click(await screen.findByRole('option', { name: /Baú Caminhão 02/, hidden: true }));
+    await userEvent.click(await screen.findByRole('option', { name: /Baú Caminhão 02/ }));
     await userEvent.click(form.getByRole('button', { name: 'Cadastrar viagem' }));
 
     expect(await screen.findByText(/Viagem cadastrada com sucesso! Código do localizador: AURX4Q7T2M/)).toBeTruthy();
@@ -105,7 +105,7 @@ describe('Nova viagem (T8)', () => {
     for (const [index, value] of ['-23', '-22'].entries()) await userEvent.type(form.getAllByLabelText(/Latitude/)[index]!, value);
     for (const [index, value] of ['-46', '-43'].entries()) await userEvent.type(form.getAllByLabelText(/Longitude/)[index]!, value);
     await userEvent.click(form.getByLabelText(/Dispositivos/));
-    await userEvent.click(await screen.findByRole('option', { name: /Baú Caminhão 02/, hidden: true }));
+    await userEvent.click(await screen.findByRole('option', { name: /Baú Caminhão 02/ }));
     await userEvent.click(form.getByRole('button', { name: 'Cadastrar viagem' }));
     expect(await screen.findByText('O dispositivo "Baú Caminhão 02" já está em outra viagem em andamento ou pausada.')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();

@@ -173,10 +173,8 @@ describe('/directions "Viagens" (T1–T4)', () => {
     expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos', 'Histórico']);
   });
 
-  // Under jsdom every element measures 0×0, so a Mantine menu soon hides its dropdown as if its button were off-screen
-  // (display: none); the items are queried with hidden: true. Chromium covers the real menus (e2e).
-  const menuItems = async () => (await screen.findAllByRole('menuitem', { hidden: true })).map((item) => item.textContent);
-  const menuItem = (name: string) => screen.getByRole('menuitem', { name, hidden: true });
+  const menuItems = async () => (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
+  const menuItem = (name: string) => screen.getByRole('menuitem', { name });
   function exportHandler() {
     const travelReport = makeReport(1, 2, { kind: 'travel', device: null, mac: null, download_url: '/api/travel-report/files/tr-1' });
     const deviceReport = makeReport(2, 2, { kind: 'travel-device-history' });
@@ -218,7 +216,7 @@ describe('/directions "Viagens" (T1–T4)', () => {
     const { requests } = exportHandler();
     await openDevices();
     expect(await menuItems()).toEqual(['Gráficos', 'Histórico', 'Configurações', 'PDF', 'EXCEL']);
-    expect(within(screen.getByRole('menu', { hidden: true })).getByText('Relatórios')).toBeTruthy();
+    expect(within(screen.getByRole('menu')).getByText('Relatórios')).toBeTruthy();
     await userEvent.click(menuItem('EXCEL'));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(requests.map((r) => r.url)).toContain(`${DEVICE_HISTORY}/excel`);

@@ -55,7 +55,7 @@ describe('/select-user "Usuários" (M8)', () => {
     const { requests } = open(1, ({ url }) => (url === '/api/client-all' ? jsonResponse([vida]) : jsonResponse([joao])));
     expect(await screen.findByText('Selecione uma empresa para ver os seus usuários.')).toBeTruthy();
     await userEvent.click(await screen.findByPlaceholderText('Selecione uma empresa'));
-    await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma', hidden: true }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Vida Farma' }));
     await screen.findByText('João Silva');
     expect(screenRequests(requests).at(-1)?.url).toBe(`/api/users-by-client/${vida._id}?disabled=false`);
     expect(screen.getByRole('link', { name: 'Gerenciar' }).getAttribute('href')).toBe(`/add-beacons?id=${joao._id}&numDevices=2&eID=${vida._id}`);
