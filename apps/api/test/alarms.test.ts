@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AlarmChangedEvent } from '../src/realtime/event-bus';
 import { createTestContext, type TestContext } from './context';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
@@ -99,6 +99,29 @@ describe('an excursion above the limit', () => {
     // A reading older than the device's last sync is history, not news: no alarm.
     await postReadings(ctx, [{ mac: CHAMBER, ts: at(ctx, -25), temperature: 30 }]);
     expect(await alarmsOf(CHAMBER)).toHaveLength(1);
+  });
+
+  it('queues the notifications of every alarm one batch opened and closed in one statement', async () => {
+    const sendMany = vi.spyOn(ctx.services.jobs, 'sendMany');
+    const send = vi.spyOn(ctx.services.jobs, 'send');
+    try {
+      await postReadings(ctx, [
+        { mac: CHAMBER, ts: at(ctx, -30), temperature: -19, humidity: 85 },
+        { mac: CHAMBER, ts: at(ctx, -20), temperature: -19, humidity: 60 },
+      ]);
+      // Opened and closed by the one batch: two notifications, queued together.
+      const alarms = (await alarmsOf(CHAMBER)).slice(-1);
+      expect(alarms).toMatchObject([{ type: 'humidity_high', active: false }]);
+      expect(sendMany).toHaveBeenCalledTimes(1);
+      const [name, jobs] = sendMany.mock.calls[0]!;
+      expect(name).toBe('alarm-notify');
+      expect(jobs.map((j) => j.key).sort()).toEqual(alarms.flatMap((a) => [`alarm:${a.id}:ended`, `alarm:${a.id}:opened`]).sort());
+      expect(send).not.toHaveBeenCalled();
+      for (const job of jobs) await expect.poll(async () => (await ctx.services.jobs.jobsFor('alarm-notify', job.key)).length, { timeout: 15_000 }).toBe(1);
+    } finally {
+      sendMany.mockRestore();
+      send.mockRestore();
+    }
   });
 
   it("uses a travel's own limits while the device travels", async () => {

@@ -5,7 +5,7 @@ import { copyReadingColumns, READINGS_COPY } from '../src/modules/readings/copy-
 import { ensureReadingPartitions } from '../src/modules/readings/partitions';
 import type { ReadingsStoredEvent } from '../src/realtime/event-bus';
 import { createTestContext, type TestContext } from './context';
-import { at, deviceByMac, postReadings, readingsOf } from './ingest-helpers';
+import { at, deviceByMac, postReadings, readingsOf, rejectionCounts } from './ingest-helpers';
 
 /**
  * The batch write of ADR 42: binary COPY on PostgreSQL, the insert on PGlite, and the conflict-skipping insert when a
@@ -16,13 +16,6 @@ const FREEZER = 'C3:00:00:00:01:04'; // Aurora
 const FRIDGE = 'C3:00:00:00:01:02'; // Aurora
 const UNKNOWN = 'C3:00:00:00:09:97';
 const onPostgres = Boolean(inject('postgres'));
-
-async function rejectionCounts(): Promise<Record<string, number>> {
-  const rows = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).execute();
-  const out: Record<string, number> = {};
-  for (const r of rows) out[r.reason] = (out[r.reason] ?? 0) + Number(r.count);
-  return out;
-}
 
 beforeAll(async () => {
   ctx = await createTestContext({ demo: true });
@@ -104,7 +97,7 @@ describe('the batch write (ADR 42)', () => {
   });
 
   it('still counts each rejected reading beside a batch that repeats stored ones', async () => {
-    const before = await rejectionCounts();
+    const before = await rejectionCounts(ctx);
     const ts = at(ctx, -15);
     expect((await postReadings(ctx, [{ mac: FREEZER, ts, temperature: -18 }])).json()).toMatchObject({ accepted: 1 });
     const res = await postReadings(ctx, [
@@ -123,7 +116,7 @@ describe('the batch write (ADR 42)', () => {
         expect.objectContaining({ index: 2, code: 'unknown_device' }),
       ],
     });
-    const after = await rejectionCounts();
+    const after = await rejectionCounts(ctx);
     expect((after.out_of_range ?? 0) - (before.out_of_range ?? 0)).toBe(1);
     expect((after.unknown_device ?? 0) - (before.unknown_device ?? 0)).toBe(1);
     expect((after.invalid_ts ?? 0) - (before.invalid_ts ?? 0)).toBe(1);

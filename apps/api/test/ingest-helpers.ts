@@ -17,6 +17,14 @@ export function at(ctx: TestContext, seconds: number): string {
   return new Date(ctx.clock.now().getTime() + seconds * 1000).toISOString();
 }
 
+/** The ingestion's rejection counters summed by reason, over every gateway and day. */
+export async function rejectionCounts(ctx: TestContext): Promise<Record<string, number>> {
+  const rows = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.reason] = (out[r.reason] ?? 0) + Number(r.count);
+  return out;
+}
+
 export async function deviceByMac(ctx: TestContext, mac: string) {
   return ctx.db.selectFrom('devices').selectAll().where('mac', '=', mac).executeTakeFirstOrThrow();
 }

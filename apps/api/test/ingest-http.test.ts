@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { MSG } from '@sentinela/contract';
 import type { ReadingsStoredEvent } from '../src/realtime/event-bus';
 import { createTestContext, type TestContext } from './context';
-import { at, deviceByMac, postReadings, readingsOf } from './ingest-helpers';
+import { at, deviceByMac, postReadings, readingsOf, rejectionCounts } from './ingest-helpers';
 
 /** HTTP ingestion (D5): validation with reasons, idempotence, last state, travels, one transaction per batch. */
 let ctx: TestContext;
@@ -11,13 +11,6 @@ const TRUCK = 'C3:00:00:00:01:01'; // Aurora, in travel AUR7K2M9QX (in progress)
 const FREEZER = 'C3:00:00:00:01:04'; // Aurora
 const VACCINES = 'C3:00:00:00:02:01'; // Vida Farma
 const UNKNOWN = 'C3:00:00:00:09:98';
-
-async function rejectionCounts(): Promise<Record<string, number>> {
-  const rows = await ctx.db.selectFrom('ingest_rejections').select(['reason', 'count']).execute();
-  const out: Record<string, number> = {};
-  for (const r of rows) out[r.reason] = (out[r.reason] ?? 0) + Number(r.count);
-  return out;
-}
 
 beforeAll(async () => {
   ctx = await createTestContext({ demo: true });
@@ -151,7 +144,7 @@ describe('POST /api/ingest/readings', () => {
   });
 
   it('stores the valid readings of a batch mixed with values no column can hold', async () => {
-    const before = await rejectionCounts();
+    const before = await rejectionCounts(ctx);
     const res = await postReadings(ctx, [
       { mac: FREEZER, ts: at(ctx, -9), temperature: 1e-50 },
       { mac: FREEZER, ts: at(ctx, -8), humidity: 1e-45 },
@@ -179,7 +172,7 @@ describe('POST /api/ingest/readings', () => {
       [7, 'invalid_ts', FREEZER],
     ]);
     expect((await readingsOf(ctx, FREEZER, at(ctx, -9))).map((r) => r.temperature)).toEqual([-18.5, -19]);
-    const after = await rejectionCounts();
+    const after = await rejectionCounts(ctx);
     const added = Object.fromEntries(Object.entries(after).map(([reason, n]) => [reason, n - (before[reason] ?? 0)]).filter(([, n]) => n !== 0));
     expect(added).toEqual({ invalid_value: 3, out_of_range: 1, invalid_mac: 3, invalid_ts: 1 });
   });

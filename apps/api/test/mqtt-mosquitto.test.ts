@@ -97,6 +97,49 @@ describe('external broker (Mosquitto)', () => {
     expect(mine).toEqual(Array.from({ length: total }, (_, i) => i));
   });
 
+  it('stores many messages of one connection in one transaction, acknowledging none before its commit: a failed commit loses nothing', async () => {
+    const gateway = await publisher('gateway-c');
+    const total = 10;
+    const base = ctx.clock.now().getTime() - 40 * 60_000 + 11;
+    const from = new Date(base).toISOString();
+    const before = (await readingsOf(ctx, FREEZER, from)).length;
+
+    // The first batch waits until the subscriber has read every message, then fails as an outage would: had any
+    // message been acknowledged before its commit, the broker would not deliver it again and it would be missing.
+    const service = ctx.services.ingest;
+    const ingest = service.ingest.bind(service);
+    const nowMs = service.nowMs.bind(service);
+    let read = 0;
+    let allRead!: () => void;
+    const everyMessageRead = new Promise<void>((resolve) => (allRead = resolve));
+    const batches: number[] = [];
+    service.nowMs = () => {
+      if (++read === total) allRead();
+      return nowMs();
+    };
+    service.ingest = async (parts) => {
+      batches.push(parts.length);
+      if (batches.length === 1) {
+        await everyMessageRead;
+        throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+      }
+      return ingest(parts);
+    };
+    try {
+      await Promise.all(Array.from({ length: total }, (_, i) =>
+        gateway.publishAsync(`devices/${FREEZER}/readings`, JSON.stringify({ ts: new Date(base + i * 1000).toISOString(), temperature: -18 }), { qos: 1 })));
+      await eventually(async () => (await readingsOf(ctx, FREEZER, from)).length >= before + total, `${total} readings stored`);
+    } finally {
+      service.ingest = ingest;
+      service.nowMs = nowMs;
+    }
+    // All ten were read while the first batch was held: they went into that batch and the one queued behind it,
+    // so at least one transaction took half of them (with one message at a time in flight, every batch had one).
+    expect(Math.max(...batches)).toBeGreaterThanOrEqual(total / 2);
+    const stored = (await readingsOf(ctx, FREEZER, from)).filter((r) => (r.ts.getTime() - base) % 1000 === 0);
+    expect(stored.map((r) => (r.ts.getTime() - base) / 1000)).toEqual(Array.from({ length: total }, (_, i) => i));
+  });
+
   it("stores a Ruuvi Gateway's messages published there (ruuvi/{gateway mac}/{tag mac}, ADR 33)", async () => {
     const gateway = await publisher('ruuvi-gateway');
     const ts = String(Math.floor(ctx.clock.now().getTime() / 1000) - 5);

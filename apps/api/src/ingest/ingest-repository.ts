@@ -33,33 +33,8 @@ export interface DeviceForGateway {
   travel_temperature_max: number | null;
   travel_humidity_min: number | null;
   travel_humidity_max: number | null;
-}
-
-/**
- * For each (MAC, gateway) of a batch: the device, whether the gateway may write it, and the travel in
- * progress it belongs to (with the travel's own limits). Unknown MACs are simply absent. Written as plain
- * joins (no per-row subqueries): it runs for every batch, over up to thousands of devices.
- */
-export async function findDevicesForGateways(db: Db, pairs: { mac: string; gatewayId: string }[]): Promise<DeviceForGateway[]> {
-  const result = await sql<DeviceForGateway>`
-    SELECT p.mac, p.gateway_id, d.id AS device_id, d.num,
-      (g.revoked_at IS NULL) AS gateway_active,
-      (gd.device_id IS NOT NULL OR (g.enterprise_id IS NOT NULL AND g.enterprise_id = d.enterprise_id)) AS allowed,
-      tr.travel_id, tr.started_at AS travel_started_at,
-      tr.temperature_min AS travel_temperature_min, tr.temperature_max AS travel_temperature_max,
-      tr.humidity_min AS travel_humidity_min, tr.humidity_max AS travel_humidity_max
-    FROM unnest(${textArray(pairs.map((p) => p.mac))}::text[], ${textArray(pairs.map((p) => p.gatewayId))}::uuid[]) AS p(mac, gateway_id)
-    JOIN devices d ON d.mac = p.mac
-    JOIN gateways g ON g.id = p.gateway_id
-    LEFT JOIN gateway_devices gd ON gd.gateway_id = p.gateway_id AND gd.device_id = d.id
-    LEFT JOIN (
-      SELECT DISTINCT ON (td.device_id) td.device_id, t.id AS travel_id, t.started_at,
-        td.temperature_min, td.temperature_max, td.humidity_min, td.humidity_max
-      FROM travels t JOIN travel_devices td ON td.travel_id = t.id
-      WHERE t.status = 1
-      ORDER BY td.device_id, t.started_at DESC NULLS LAST
-    ) tr ON tr.device_id = d.id`.execute(db);
-  return result.rows;
+  /** The device's row, locked for the transaction: null unless the gateway may write the device (allowed, active). */
+  state: DeviceStateRow | null;
 }
 
 export interface DeviceStateRow {
@@ -79,26 +54,65 @@ export interface DeviceStateRow {
   humidity_max: number | null;
   out_of_range_minutes: number;
   learned_interval_seconds: number | null;
-  /**
-   * On the first device's row only (null on the others: nothing to parse per row): the roll-up line published when
-   * this statement started, in ms (ADR 0045). The batch marks the hours of its readings older than it.
-   */
-  rollup_line_ms: number | null;
 }
 
+type LookupRow = Omit<DeviceForGateway, 'state'> & Omit<DeviceStateRow, 'id' | 'num' | 'mac'> & { locked: boolean };
+
 /**
- * Locks the batch's devices and returns their last state and limits. One order for every writer (device
- * number), so that concurrent batches queue instead of deadlocking; a row that a concurrent batch changed
- * is returned as that batch committed it. Run after the readings are written: the line it reads is then read
- * after the batch's transaction id was taken, which the roll-up job relies on (ADR 0045).
+ * For each (MAC, gateway) of a batch, in one statement inside the batch's transaction (ADR 46): the device, whether
+ * the gateway may write it, the travel in progress it belongs to (with the travel's own limits), and — for the
+ * devices the gateway may write, and only those — the device's row locked FOR UPDATE with its last state and limits.
+ * Unknown MACs are simply absent; another enterprise's device is found (to answer like an unknown one) but never
+ * locked, so a gateway cannot make another tenant's batches wait. One order for every writer (device number), so
+ * that concurrent batches queue instead of deadlocking; a row a concurrent batch changed is returned as that batch
+ * committed it. Plain joins (no per-row subqueries): it runs for every batch, over up to thousands of devices. The
+ * devices to lock are an array (`= ANY(ARRAY(…))`), read in number order from their index: with `IN (SELECT …)` the
+ * planner joined the two CTEs by a nested loop, quadratic in the batch's devices.
  */
-export async function lockDeviceStates(db: Db, nums: readonly number[]): Promise<DeviceStateRow[]> {
-  const result = await sql<DeviceStateRow>`
-    SELECT id, num, mac, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
-      temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds,
-      CASE WHEN num = ${nums[0] ?? 0} THEN (SELECT extract(epoch from published_before)::float8 * 1000 FROM reading_rollup_state) END AS rollup_line_ms
-    FROM devices WHERE num = ANY(${numberArray(nums)}::int[]) ORDER BY num FOR UPDATE`.execute(db);
-  return result.rows;
+export async function lookUpAndLockDevices(db: Db, pairs: readonly { mac: string; gatewayId: string }[]): Promise<DeviceForGateway[]> {
+  const result = await sql<LookupRow>`
+    WITH found AS MATERIALIZED (
+      SELECT p.mac, p.gateway_id, d.id AS device_id, d.num,
+        (g.revoked_at IS NULL) AS gateway_active,
+        (gd.device_id IS NOT NULL OR (g.enterprise_id IS NOT NULL AND g.enterprise_id = d.enterprise_id)) AS allowed,
+        tr.travel_id, tr.started_at AS travel_started_at,
+        tr.temperature_min AS travel_temperature_min, tr.temperature_max AS travel_temperature_max,
+        tr.humidity_min AS travel_humidity_min, tr.humidity_max AS travel_humidity_max
+      FROM unnest(${textArray(pairs.map((p) => p.mac))}::text[], ${textArray(pairs.map((p) => p.gatewayId))}::uuid[]) AS p(mac, gateway_id)
+      JOIN devices d ON d.mac = p.mac
+      JOIN gateways g ON g.id = p.gateway_id
+      LEFT JOIN gateway_devices gd ON gd.gateway_id = p.gateway_id AND gd.device_id = d.id
+      LEFT JOIN (
+        SELECT DISTINCT ON (td.device_id) td.device_id, t.id AS travel_id, t.started_at,
+          td.temperature_min, td.temperature_max, td.humidity_min, td.humidity_max
+        FROM travels t JOIN travel_devices td ON td.travel_id = t.id
+        WHERE t.status = 1
+        ORDER BY td.device_id, t.started_at DESC NULLS LAST
+      ) tr ON tr.device_id = d.id
+    ), locked AS MATERIALIZED (
+      SELECT num, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
+        temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds
+      FROM devices WHERE num = ANY(ARRAY(SELECT num FROM found WHERE allowed AND gateway_active)) ORDER BY num FOR UPDATE
+    )
+    SELECT f.*, l.num IS NOT NULL AS locked, l.enterprise_id, l.last_sync_at, l.last_temperature, l.last_humidity,
+      l.last_battery, l.last_lat, l.last_lng, l.temperature_min, l.temperature_max, l.humidity_min, l.humidity_max,
+      l.out_of_range_minutes, l.learned_interval_seconds
+    FROM found f LEFT JOIN locked l ON l.num = f.num`.execute(db);
+  return result.rows.map((r) => ({
+    mac: r.mac, gateway_id: r.gateway_id, device_id: r.device_id, num: r.num, gateway_active: r.gateway_active, allowed: r.allowed,
+    travel_id: r.travel_id, travel_started_at: r.travel_started_at,
+    travel_temperature_min: r.travel_temperature_min, travel_temperature_max: r.travel_temperature_max,
+    travel_humidity_min: r.travel_humidity_min, travel_humidity_max: r.travel_humidity_max,
+    state: r.locked
+      ? {
+          id: r.device_id, num: r.num, mac: r.mac, enterprise_id: r.enterprise_id, last_sync_at: r.last_sync_at,
+          last_temperature: r.last_temperature, last_humidity: r.last_humidity, last_battery: r.last_battery,
+          last_lat: r.last_lat, last_lng: r.last_lng, temperature_min: r.temperature_min, temperature_max: r.temperature_max,
+          humidity_min: r.humidity_min, humidity_max: r.humidity_max, out_of_range_minutes: r.out_of_range_minutes,
+          learned_interval_seconds: r.learned_interval_seconds,
+        }
+      : null,
+  }));
 }
 
 export interface AlarmStateRow {
@@ -115,24 +129,10 @@ export interface AlarmStateRow {
   humidity_max: number | null;
 }
 
-/**
- * Active alarms and pending excursions of (locked) devices. A statement of its own, after the lock: its
- * snapshot then includes whatever the previous holder of a device's lock committed.
- */
-export async function readAlarmStates(db: Db, deviceIds: readonly string[]): Promise<AlarmStateRow[]> {
-  const ids = textArray(deviceIds);
-  const result = await sql<AlarmStateRow>`
-    SELECT device_id, 'alarm' AS kind, id, type, started_at, NULL::timestamptz AS last_at,
-      temperature_min, temperature_max, humidity_min, humidity_max
-    FROM alarms WHERE active AND device_id = ANY(${ids}::uuid[])
-    UNION ALL
-    SELECT device_id, 'excursion', NULL, type, started_at, last_at, temperature_min, temperature_max, humidity_min, humidity_max
-    FROM alarm_excursions WHERE device_id = ANY(${ids}::uuid[])`.execute(db);
-  return result.rows;
-}
-
 export interface LastStateUpdate {
   num: number;
+  /** The device's id, whose alarm state is read in the same statement. */
+  deviceId: string;
   ts: string;
   temperature: number | null;
   humidity: number | null;
@@ -143,17 +143,33 @@ export interface LastStateUpdate {
   learnedInterval: number | null;
 }
 
-export async function updateDeviceLastStates(db: Db, rows: readonly LastStateUpdate[]): Promise<void> {
-  if (rows.length === 0) return;
-  await sql`
-    UPDATE devices d SET last_sync_at = u.ts, last_temperature = u.temperature, last_humidity = u.humidity,
-      last_battery = u.battery, last_lat = u.lat, last_lng = u.lng, learned_interval_seconds = u.learned
-    FROM unnest(${numberArray(rows.map((r) => r.num))}::int[], ${textArray(rows.map((r) => r.ts))}::timestamptz[],
-      ${numberArray(rows.map((r) => r.temperature))}::real[], ${numberArray(rows.map((r) => r.humidity))}::real[],
-      ${numberArray(rows.map((r) => r.battery))}::real[], ${numberArray(rows.map((r) => r.lat))}::float8[],
-      ${numberArray(rows.map((r) => r.lng))}::float8[], ${numberArray(rows.map((r) => r.learnedInterval))}::real[])
-      AS u(num, ts, temperature, humidity, battery, lat, lng, learned)
-    WHERE d.num = u.num`.execute(db);
+/**
+ * One statement for the (locked) devices a batch moved forward (ADR 46): their new last state, and their active
+ * alarms and pending excursions. The read is in a statement after the lock, so its snapshot includes whatever the
+ * previous holder of a device's lock committed; the update (a data-modifying CTE) runs whole whether or not its
+ * rows are read.
+ */
+export async function updateLastStatesReadAlarms(db: Db, rows: readonly LastStateUpdate[]): Promise<AlarmStateRow[]> {
+  if (rows.length === 0) return [];
+  const ids = textArray(rows.map((r) => r.deviceId));
+  const result = await sql<AlarmStateRow>`
+    WITH moved AS (
+      UPDATE devices d SET last_sync_at = u.ts, last_temperature = u.temperature, last_humidity = u.humidity,
+        last_battery = u.battery, last_lat = u.lat, last_lng = u.lng, learned_interval_seconds = u.learned
+      FROM unnest(${numberArray(rows.map((r) => r.num))}::int[], ${textArray(rows.map((r) => r.ts))}::timestamptz[],
+        ${numberArray(rows.map((r) => r.temperature))}::real[], ${numberArray(rows.map((r) => r.humidity))}::real[],
+        ${numberArray(rows.map((r) => r.battery))}::real[], ${numberArray(rows.map((r) => r.lat))}::float8[],
+        ${numberArray(rows.map((r) => r.lng))}::float8[], ${numberArray(rows.map((r) => r.learnedInterval))}::real[])
+        AS u(num, ts, temperature, humidity, battery, lat, lng, learned)
+      WHERE d.num = u.num
+    )
+    SELECT device_id, 'alarm' AS kind, id, type, started_at, NULL::timestamptz AS last_at,
+      temperature_min, temperature_max, humidity_min, humidity_max
+    FROM alarms WHERE active AND device_id = ANY(${ids}::uuid[])
+    UNION ALL
+    SELECT device_id, 'excursion', NULL, type, started_at, last_at, temperature_min, temperature_max, humidity_min, humidity_max
+    FROM alarm_excursions WHERE device_id = ANY(${ids}::uuid[])`.execute(db);
+  return result.rows;
 }
 
 export async function updateTravelPositions(db: Db, rows: readonly { travelId: string; lat: number; lng: number }[]): Promise<void> {

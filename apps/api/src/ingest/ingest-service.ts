@@ -16,12 +16,10 @@ import type { AlarmChangedEvent, DeviceLiveState, EventBus } from '../realtime/e
 import {
   addDiscoveredDevices,
   addRejectionCounts,
-  findDevicesForGateways,
   findGatewayByKeyHash,
-  lockDeviceStates,
-  readAlarmStates,
+  lookUpAndLockDevices,
   touchGateway,
-  updateDeviceLastStates,
+  updateLastStatesReadAlarms,
   updateTravelPositions,
   type AlarmStateRow,
   type DeviceForGateway,
@@ -74,10 +72,26 @@ interface Candidate extends ValidReading {
 
 type DeviceEffects = Awaited<ReturnType<IngestService['applyToDevices']>>;
 
+/** Valid readings of a batch, each with the gateway it came through (same positions). */
+interface ValidBatch {
+  readings: Candidate[];
+  gateways: GatewayIdentity[];
+}
+
+/** Rejections with the gateway each came through (same positions). */
+interface Rejections {
+  list: Rejection[];
+  gatewayIds: string[];
+}
+
 interface StoreOutcome {
   inserted: number;
+  /** Readings that reached the write (known devices the gateway may write), duplicates included. */
+  candidates: number;
   /** One per committed transaction, emitted once all are committed. */
   effects: DeviceEffects[];
+  /** Readings the device lookup refused (unknown device, revoked key), in the committed transactions. */
+  refused: Rejections;
   /** Readings the database refused even alone. */
   notStored: Candidate[];
 }
@@ -96,9 +110,10 @@ function monthOf(ms: number): number {
 
 /**
  * Ingestion (D5): validates readings, stores a batch in one transaction, and only then answers.
- * Per batch, whatever its size: one device lookup, one COPY (or insert) of the readings, one lock of the devices
- * (returning their state), one read of their alarm state, one update of their last state, and alarm statements only
- * when an alarm changes. Nothing is done per reading in the database.
+ * Per batch, whatever its size, in its transaction (ADR 46): BEGIN, one device lookup that also locks the devices
+ * the gateway may write (returning their state), one COPY (or insert) of the readings, one update of the devices'
+ * last state that also reads their alarm state, COMMIT; alarm, travel and rejection statements only when there are
+ * such changes. Nothing is done per reading in the database.
  */
 export class IngestService {
   private readonly seenAt = new Map<string, number>();
@@ -130,126 +145,134 @@ export class IngestService {
   async ingest(parts: readonly IngestPart[]): Promise<IngestResult> {
     const now = this.clock.now();
     const nowMs = now.getTime();
-    const rejected: Rejection[] = [];
-    const rejectedGateway: string[] = [];
-    const reject = (gatewayId: string, r: Rejection) => {
-      rejected.push(r);
-      rejectedGateway.push(gatewayId);
-    };
+    const rejected: Rejections = { list: [], gatewayIds: [] };
 
     // 1. Each reading on its own: shape, MAC, time, physical ranges. (The valid readings become the
     //    candidates themselves, device and travel added in place: no copies on the hot path.)
-    const valid: Candidate[] = [];
-    const validGateway: GatewayIdentity[] = [];
+    const valid: ValidBatch = { readings: [], gateways: [] };
     for (const part of parts) {
       // Checked before awaiting: an MQTT batch has a part per message, and an await each would cost a turn each.
       if (this.dueToBeSeen(part.gateway.id, nowMs)) await this.noteSeen(part.gateway.id, nowMs);
-      for (const r of part.rejected ?? []) reject(part.gateway.id, r);
+      for (const r of part.rejected ?? []) addRejection(rejected, part.gateway.id, r);
       for (let i = 0; i < part.readings.length; i++) {
         const seqModulo = part.seqModuli ? (part.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
         const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac, seqModulo);
-        if (isRejection(checked)) reject(part.gateway.id, checked);
+        if (isRejection(checked)) addRejection(rejected, part.gateway.id, checked);
         else {
-          valid.push(checked as Candidate);
-          validGateway.push(part.gateway);
+          valid.readings.push(checked as Candidate);
+          valid.gateways.push(part.gateway);
         }
       }
     }
+    if (valid.readings.length === 0 && rejected.list.length === 0) return { accepted: 0, duplicates: 0, rejected: [] };
+    // Before the transaction: a partition created on another connection while this one holds device locks could
+    // wait on a batch that waits on those locks.
+    if (valid.readings.length > 0) await this.ensurePartitions(valid.readings);
 
-    // 2. Which devices these are and whether each gateway may write them: one query for the batch.
-    const candidates: Candidate[] = [];
+    // 2. The whole batch and its rejection counts in one transaction: the common case. When the database still
+    //    refuses a value (a defect of validation), the batch is stored part by part so that only the offending
+    //    readings are rejected; the counts then follow in a transaction of their own.
+    let outcome: StoreOutcome;
+    try {
+      outcome = await this.storeOnce(valid, rejected, now);
+    } catch (err) {
+      if (!refusedByData(err)) throw err;
+      this.log.error({ err, defect: 'reading refused by the database after validation', readings: valid.readings.length }, 'ingest batch stored part by part');
+      outcome = { inserted: 0, candidates: 0, effects: [], refused: { list: [], gatewayIds: [] }, notStored: [] };
+      await this.storeHalves(inDeviceOrder(valid), now, outcome);
+      const counted: Rejections = { list: [...rejected.list], gatewayIds: [...rejected.gatewayIds] };
+      for (const c of outcome.notStored) addRejection(counted, c.device.gateway_id, rejection(c.index, c.mac, 'not_stored', REJECTION_REASONS.not_stored));
+      await this.storeRejectionCounts(this.rejectionCounts(counted.list, counted.gatewayIds, now), now);
+    }
+
+    // 3. Committed: tell the rest of the process.
+    for (const effects of outcome.effects) {
+      if (effects.live.length > 0) this.events.emit('readings.stored', { devices: effects.live, travelIds: effects.travelIds });
+      for (const a of effects.opened) this.events.emit('alarm.opened', a);
+      for (const a of effects.closed) this.events.emit('alarm.closed', a);
+    }
+    const answer = [...rejected.list, ...outcome.refused.list];
+    for (const c of outcome.notStored) answer.push(rejection(c.index, c.mac, 'not_stored', REJECTION_REASONS.not_stored));
+    return { accepted: outcome.inserted, duplicates: outcome.candidates - outcome.inserted, rejected: answer };
+  }
+
+  /**
+   * Valid readings, their effects on devices and the rejection counts (`rejected`, plus what the device lookup
+   * refuses), in one transaction. Its first statement looks the devices up and locks those the batch may write; the
+   * readings go in next. When the batch repeats stored readings the COPY fails (23505) and the whole transaction is
+   * simply run again with the conflict-skipping insert; a deadlock or serialisation failure reruns it as it is.
+   */
+  private async storeOnce(batch: ValidBatch, rejected: Rejections, now: Date): Promise<StoreOutcome> {
+    let skipDuplicates = false;
+    return this.inTransaction(
+      async (trx) => {
+        const found = batch.readings.length > 0 ? await this.lookUp(trx, batch) : { unique: [], candidates: 0, refused: { list: [], gatewayIds: [] }, discovered: [] };
+        const stored = await this.writeReadings(trx, found.unique, skipDuplicates);
+        const effects = found.unique.length > 0 ? await this.applyToDevices(trx, found.unique, now) : null;
+        const counts = this.rejectionCounts([...rejected.list, ...found.refused.list], [...rejected.gatewayIds, ...found.refused.gatewayIds], now);
+        await addRejectionCounts(trx, counts, now);
+        await addDiscoveredDevices(trx, found.discovered);
+        return { inserted: stored.length, candidates: found.candidates, effects: effects ? [effects] : [], refused: found.refused, notStored: [] };
+      },
+      (code) => {
+        if (code === UNIQUE_VIOLATION) skipDuplicates = true;
+      },
+    );
+  }
+
+  /**
+   * Which devices the batch's readings are for and whether each gateway may write them, the devices locked: one
+   * statement (lookUpAndLockDevices). Returns the readings to write, unique per (device, time) and in that order —
+   * one order for every writer, so concurrent batches wait for one another instead of deadlocking on rows both
+   * insert; repeats within the batch are duplicates like stored ones — and the readings refused.
+   */
+  private async lookUp(trx: Db, batch: ValidBatch) {
+    const { readings, gateways } = batch;
+    // Keyed by gateway, then MAC (nested maps rather than "gateway mac" strings: no string built per reading).
+    const pairs: { mac: string; gatewayId: string }[] = [];
+    const found = new Map<string, Map<string, DeviceForGateway | null>>();
+    for (let i = 0; i < readings.length; i++) {
+      const gatewayId = gateways[i]!.id;
+      let macs = found.get(gatewayId);
+      if (!macs) found.set(gatewayId, (macs = new Map()));
+      if (!macs.has(readings[i]!.mac)) {
+        macs.set(readings[i]!.mac, null);
+        pairs.push({ mac: readings[i]!.mac, gatewayId });
+      }
+    }
+    for (const row of await lookUpAndLockDevices(trx, pairs)) found.get(row.gateway_id)?.set(row.mac, row);
+
+    const refused: Rejections = { list: [], gatewayIds: [] };
     // MACs no device has, for the super admin to register (ADR 18): one row per MAC and batch, never per reading.
     const discovered = new Map<string, DiscoveredCount>();
-    if (valid.length > 0) {
-      // Keyed by gateway, then MAC (nested maps rather than "gateway mac" strings: no string built per reading).
-      const pairs: { mac: string; gatewayId: string }[] = [];
-      const found = new Map<string, Map<string, DeviceForGateway | null>>();
-      for (let i = 0; i < valid.length; i++) {
-        const gatewayId = validGateway[i]!.id;
-        let macs = found.get(gatewayId);
-        if (!macs) found.set(gatewayId, (macs = new Map()));
-        if (!macs.has(valid[i]!.mac)) {
-          macs.set(valid[i]!.mac, null);
-          pairs.push({ mac: valid[i]!.mac, gatewayId });
-        }
+    const candidates: Candidate[] = [];
+    for (let i = 0; i < readings.length; i++) {
+      const v = readings[i]!;
+      const gatewayId = gateways[i]!.id;
+      const device = found.get(gatewayId)!.get(v.mac);
+      // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
+      // which MACs are registered elsewhere (issue 9, no small oracles). A device deleted meanwhile (found, not
+      // locked) is unknown too.
+      if (!device || !device.allowed || (device.gateway_active && !device.state)) {
+        addRejection(refused, gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
+        // Only the super admin lists these; the gateway's answer stays the same for foreign and unknown MACs.
+        if (!device) noteDiscovered(discovered, v.mac, gatewayId, v.ts);
       }
-      for (const row of await findDevicesForGateways(this.db, pairs)) found.get(row.gateway_id)?.set(row.mac, row);
-      valid.forEach((v, i) => {
-        const gatewayId = validGateway[i]!.id;
-        const device = found.get(gatewayId)!.get(v.mac);
-        // Another enterprise's device answers exactly like one that does not exist: a gateway key must not tell
-        // which MACs are registered elsewhere (issue 9, no small oracles).
-        if (!device || !device.allowed) {
-          reject(gatewayId, rejection(v.index, v.mac, 'unknown_device', REJECTION_REASONS.unknown_device));
-          // Only the super admin lists these; the gateway's answer stays the same for foreign and unknown MACs.
-          if (!device) noteDiscovered(discovered, v.mac, gatewayId, v.ts);
-        }
-        else if (!device.gateway_active) reject(gatewayId, rejection(v.index, v.mac, 'gateway_revoked', REJECTION_REASONS.gateway_revoked));
-        else {
-          v.device = device;
-          v.travelId = device.travel_id !== null && (device.travel_started_at === null || v.ts >= device.travel_started_at.getTime()) ? device.travel_id : null;
-          candidates.push(v);
-        }
-      });
+      else if (!device.gateway_active) addRejection(refused, gatewayId, rejection(v.index, v.mac, 'gateway_revoked', REJECTION_REASONS.gateway_revoked));
+      else {
+        v.device = device;
+        v.travelId = device.travel_id !== null && (device.travel_started_at === null || v.ts >= device.travel_started_at.getTime()) ? device.travel_id : null;
+        candidates.push(v);
+      }
     }
 
-    // 3. One order for every writer, (device, time): concurrent batches then wait for one another instead of
-    //    deadlocking on rows both insert. Repeats within the batch are duplicates like stored ones.
     candidates.sort((a, b) => a.device.num - b.device.num || a.ts - b.ts);
     const unique: Candidate[] = [];
     for (const c of candidates) {
       const last = unique[unique.length - 1];
       if (!last || last.device.num !== c.device.num || last.ts !== c.ts) unique.push(c);
     }
-
-    if (unique.length === 0 && rejected.length === 0) return { accepted: 0, duplicates: candidates.length, rejected };
-    if (unique.length > 0) await this.ensurePartitions(unique);
-
-    // The whole batch and its rejection counts in one transaction: the common case. When the database still refuses
-    // a value (a defect of validation), the batch is stored part by part so that only the offending readings are
-    // rejected; the counts then follow in a transaction of their own.
-    let outcome: StoreOutcome;
-    try {
-      outcome = await this.storeOnce(unique, this.rejectionCounts(rejected, rejectedGateway, now), [...discovered.values()], now);
-    } catch (err) {
-      if (!refusedByData(err)) throw err;
-      this.log.error({ err, defect: 'reading refused by the database after validation', readings: unique.length }, 'ingest batch stored part by part');
-      outcome = { inserted: 0, effects: [], notStored: [] };
-      await this.storeHalves(unique, now, outcome);
-      for (const c of outcome.notStored) reject(c.device.gateway_id, rejection(c.index, c.mac, 'not_stored', REJECTION_REASONS.not_stored));
-      await this.storeRejectionCounts(this.rejectionCounts(rejected, rejectedGateway, now), [...discovered.values()], now);
-    }
-
-    // 4. Committed: tell the rest of the process.
-    for (const effects of outcome.effects) {
-      if (effects.live.length > 0) this.events.emit('readings.stored', { devices: effects.live, travelIds: effects.travelIds });
-      for (const a of effects.opened) this.events.emit('alarm.opened', a);
-      for (const a of effects.closed) this.events.emit('alarm.closed', a);
-    }
-    return { accepted: outcome.inserted, duplicates: candidates.length - outcome.notStored.length - outcome.inserted, rejected };
-  }
-
-  /**
-   * Readings, their effects on devices and the rejection counts, in one transaction. The readings go first, as the
-   * transaction's first statement (writeReadings): when the batch repeats stored readings, the whole transaction is
-   * simply run again with the conflict-skipping insert.
-   */
-  private async storeOnce(rows: readonly Candidate[], counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<StoreOutcome> {
-    const columns = toColumns(rows);
-    let skipDuplicates = false;
-    const done = await this.inTransaction(
-      async (trx) => {
-        const stored = await this.writeReadings(trx, rows, columns, skipDuplicates);
-        const effects = rows.length > 0 ? await this.applyToDevices(trx, rows, now) : null;
-        await addRejectionCounts(trx, counts, now);
-        await addDiscoveredDevices(trx, discovered);
-        return { inserted: stored.length, effects };
-      },
-      (code) => {
-        if (code === UNIQUE_VIOLATION) skipDuplicates = true;
-      },
-    );
-    return { inserted: done.inserted, effects: done.effects ? [done.effects] : [], notStored: [] };
+    return { unique, candidates: candidates.length, refused, discovered: [...discovered.values()] };
   }
 
   /**
@@ -258,8 +281,9 @@ export class IngestService {
    * plain insert on PGlite, which has no COPY FROM STDIN through its driver; either fails on a stored reading (23505).
    * With `skipDuplicates` (the transaction's second run): INSERT … ON CONFLICT DO NOTHING, returning what it added.
    */
-  private async writeReadings(trx: Db, rows: readonly Candidate[], columns: ReadingColumns, skipDuplicates: boolean): Promise<readonly Candidate[]> {
+  private async writeReadings(trx: Db, rows: readonly Candidate[], skipDuplicates: boolean): Promise<readonly Candidate[]> {
     if (rows.length === 0) return rows;
+    const columns = toColumns(rows);
     if (!skipDuplicates) {
       const copied = this.copyIn ? await copyReadingColumns(trx, columns) : await insertReadingColumns(trx, columns, { skipDuplicates: false });
       if (copied !== rows.length) throw new Error(`readings stored ${copied} of ${rows.length} rows without an error`);
@@ -271,24 +295,34 @@ export class IngestService {
   }
 
   /**
-   * Bisection after the database refused `rows`: each half is tried on its own, and a half that is refused again
+   * Bisection after the database refused `batch`: each half is tried on its own, and a half that is refused again
    * is halved in turn, down to the single readings the database will not take (k bad readings among n cost about
-   * 2·k·log2(n) transactions; there are none unless validation has a gap). Order is kept, so a device's readings
-   * are still applied oldest first. A connection lost meanwhile is thrown: what committed stays, and the resent
-   * batch skips it as duplicates.
+   * 2·k·log2(n) transactions; there are none unless validation has a gap). The batch comes in device and time order,
+   * so a device's readings are still applied oldest first. A connection lost meanwhile is thrown: what committed
+   * stays, and the resent batch skips it as duplicates.
    */
-  private async storeHalves(rows: readonly Candidate[], now: Date, out: StoreOutcome): Promise<void> {
-    if (rows.length === 0) return;
-    if (rows.length === 1) {
-      out.notStored.push(rows[0]!);
+  private async storeHalves(batch: ValidBatch, now: Date, out: StoreOutcome): Promise<void> {
+    const n = batch.readings.length;
+    if (n === 0) return;
+    if (n === 1) {
+      // Alone and still refused: a reading for a device the lookup accepted (a refused lookup raises nothing).
+      const reading = batch.readings[0]!;
+      if (reading.device) out.notStored.push(reading);
       return;
     }
-    const mid = rows.length >>> 1;
-    for (const half of [rows.slice(0, mid), rows.slice(mid)]) {
+    const mid = n >>> 1;
+    const halves = [
+      { readings: batch.readings.slice(0, mid), gateways: batch.gateways.slice(0, mid) },
+      { readings: batch.readings.slice(mid), gateways: batch.gateways.slice(mid) },
+    ];
+    for (const half of halves) {
       try {
-        const stored = await this.storeOnce(half, [], [], now);
+        const stored = await this.storeOnce(half, { list: [], gatewayIds: [] }, now);
         out.inserted += stored.inserted;
+        out.candidates += stored.candidates;
         out.effects.push(...stored.effects);
+        out.refused.list.push(...stored.refused.list);
+        out.refused.gatewayIds.push(...stored.refused.gatewayIds);
       } catch (err) {
         if (!refusedByData(err)) throw err;
         await this.storeHalves(half, now, out);
@@ -297,11 +331,10 @@ export class IngestService {
   }
 
   /** Counters only (after a bisection); a counter the database refuses is logged, never a reason to fail readings. */
-  private async storeRejectionCounts(counts: readonly RejectionCount[], discovered: readonly DiscoveredCount[], now: Date): Promise<void> {
+  private async storeRejectionCounts(counts: readonly RejectionCount[], now: Date): Promise<void> {
     try {
       await this.inTransaction(async (trx) => {
         await addRejectionCounts(trx, counts, now);
-        await addDiscoveredDevices(trx, discovered);
       }, () => {});
     } catch (err) {
       if (!refusedByData(err)) throw err;
@@ -310,43 +343,34 @@ export class IngestService {
   }
 
   /**
-   * Inside the batch's transaction, for the devices it touched: the last state, the travels' positions and
-   * the alarms. Only readings newer than a device's last sync count, so a late or repeated reading never
-   * moves the state back in time nor reopens an alarm.
+   * Inside the batch's transaction, for the devices it touched (locked by the lookup): the last state, the travels'
+   * positions and the alarms. Only readings newer than a device's last sync count, so a late or repeated reading
+   * never moves the state back in time nor reopens an alarm.
    */
   private async applyToDevices(trx: Db, unique: readonly Candidate[], now: Date) {
-    const nums: number[] = [];
-    for (const c of unique) if (nums[nums.length - 1] !== c.device.num) nums.push(c.device.num);
-    const states = new Map<number, DeviceStateRow>();
-    const locked = await lockDeviceStates(trx, nums);
-    for (const row of locked) states.set(row.num, row);
     // ADR 0045: the hours of readings behind the roll-up line are marked (late readings only; current ones cost
-    // nothing). Every stored reading counts, also those older than the device's last sync.
-    const lineMs = locked[0]?.rollup_line_ms ?? (await readPublishedLine(trx));
+    // nothing). Every stored reading counts, also those older than the device's last sync. The line is read here,
+    // after the readings were written: this statement's snapshot is then taken after the batch's transaction id
+    // exists (the lookup's FOR UPDATE or the COPY assigned it), which the roll-up job's wait relies on.
+    const lineMs = await readPublishedLine(trx);
     if (unique.some((c) => c.ts < lineMs)) await markHoursBehindLine(trx, { deviceNum: unique.map((c) => c.device.num), tsMs: unique.map((c) => c.ts) }, lineMs);
-    const alarmStates = new Map<string, AlarmStateRow[]>();
-    for (const row of await readAlarmStates(trx, [...states.values()].map((d) => d.id))) {
-      const list = alarmStates.get(row.device_id);
-      if (list) list.push(row);
-      else alarmStates.set(row.device_id, [row]);
-    }
-
     const lastStates: LastStateUpdate[] = [];
+    const moved: { state: DeviceStateRow; newer: Candidate[] }[] = [];
     const live: DeviceLiveState[] = [];
     const travelPositions = new Map<string, { travelId: string; lat: number; lng: number; ts: number }>();
-    const alarmBatch: DeviceAlarmChanges[] = [];
 
     for (let start = 0; start < unique.length; ) {
       let end = start;
       while (end < unique.length && unique[end]!.device.num === unique[start]!.device.num) end++;
-      const state = states.get(unique[start]!.device.num);
-      const lastSync = state?.last_sync_at ? state.last_sync_at.getTime() : -Infinity;
+      const state = unique[start]!.device.state!;
+      const lastSync = state.last_sync_at ? state.last_sync_at.getTime() : -Infinity;
       let first = start;
       while (first < end && unique[first]!.ts <= lastSync) first++;
-      if (state && first < end) {
+      if (first < end) {
         const newer = unique.slice(first, end);
         const update = mergeLastState(state, newer);
         lastStates.push(update);
+        moved.push({ state, newer });
         const newest = newer[newer.length - 1]!;
         live.push({
           deviceId: state.id, mac: state.mac, enterpriseId: state.enterprise_id, travelId: newest.travelId,
@@ -358,15 +382,25 @@ export class IngestService {
           const seen = travelPositions.get(newest.travelId);
           if (!seen || seen.ts < newest.ts) travelPositions.set(newest.travelId, { travelId: newest.travelId, lat: update.lat, lng: update.lng, ts: newest.ts });
         }
-        const changes = evaluateAlarms(alarmStateOf(state, newest.device, alarmStates.get(state.id) ?? []), newer);
-        if (changes.opened.length || changes.updated.length || changes.pendingUpserts.length || changes.pendingDeletes.length) {
-          alarmBatch.push({ deviceId: state.id, enterpriseId: state.enterprise_id, travelId: newest.travelId, changes });
-        }
       }
       start = end;
     }
 
-    await updateDeviceLastStates(trx, lastStates);
+    const alarmStates = new Map<string, AlarmStateRow[]>();
+    for (const row of await updateLastStatesReadAlarms(trx, lastStates)) {
+      const list = alarmStates.get(row.device_id);
+      if (list) list.push(row);
+      else alarmStates.set(row.device_id, [row]);
+    }
+    const alarmBatch: DeviceAlarmChanges[] = [];
+    for (const { state, newer } of moved) {
+      const newest = newer[newer.length - 1]!;
+      const changes = evaluateAlarms(alarmStateOf(state, newest.device, alarmStates.get(state.id) ?? []), newer);
+      if (changes.opened.length || changes.updated.length || changes.pendingUpserts.length || changes.pendingDeletes.length) {
+        alarmBatch.push({ deviceId: state.id, enterpriseId: state.enterprise_id, travelId: newest.travelId, changes });
+      }
+    }
+
     await updateTravelPositions(trx, [...travelPositions.values()]);
     const alarms = alarmBatch.length > 0 ? await storeAlarmChanges(trx, alarmBatch, now) : { opened: [] as AlarmChangedEvent[], closed: [] as AlarmChangedEvent[] };
     return { live, travelIds: [...new Set(live.flatMap((d) => (d.travelId ? [d.travelId] : [])))], ...alarms };
@@ -426,6 +460,25 @@ export class IngestService {
 
 }
 
+function addRejection(into: Rejections, gatewayId: string, r: Rejection): void {
+  into.list.push(r);
+  into.gatewayIds.push(gatewayId);
+}
+
+/**
+ * The valid readings by MAC (one device per MAC), then time: the order a bisection keeps, so that a device's readings
+ * are applied oldest first whichever half they land in.
+ */
+function inDeviceOrder(batch: ValidBatch): ValidBatch {
+  const order = batch.readings.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = batch.readings[a]!;
+    const y = batch.readings[b]!;
+    return x.mac < y.mac ? -1 : x.mac > y.mac ? 1 : x.ts - y.ts;
+  });
+  return { readings: order.map((i) => batch.readings[i]!), gateways: order.map((i) => batch.gateways[i]!) };
+}
+
 function noteDiscovered(into: Map<string, DiscoveredCount>, mac: string, gatewayId: string, ts: number): void {
   const row = into.get(mac);
   if (!row) into.set(mac, { mac, gatewayId, count: 1, firstMs: ts, lastMs: ts });
@@ -469,6 +522,7 @@ function toColumns(rows: readonly Candidate[]): ReadingColumns {
 function mergeLastState(state: DeviceStateRow, newer: readonly Candidate[]): LastStateUpdate {
   const out: LastStateUpdate = {
     num: state.num,
+    deviceId: state.id,
     ts: new Date(newer[newer.length - 1]!.ts).toISOString(),
     temperature: state.last_temperature,
     humidity: state.last_humidity,

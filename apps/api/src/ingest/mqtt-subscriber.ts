@@ -1,6 +1,7 @@
 import { connect, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { GatewayIdentity, IngestPart, IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
+import { DeferredAcks } from './mqtt-deferred-acks';
 import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
 import { settleEachMessage } from './mqtt-settlement';
 import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
@@ -18,6 +19,12 @@ interface Logger {
 }
 
 type SubscriberOptions = Parameters<typeof startExternalSubscriber>[0];
+
+/**
+ * Messages of one connection read before the first of them is stored (their PUBACKs held until the commit). Brokers
+ * limit it first (Mosquitto's max_inflight_messages, 20 by default; EMQX's max_inflight, 32).
+ */
+const MAX_MESSAGES_IN_FLIGHT = 1000;
 
 /** A topic filter, as a member of the share group when there is one. */
 export function sharedFilter(filter: string, group: string | undefined): string {
@@ -64,18 +71,22 @@ function subscriberConnection(
   client.on('offline', () => log.warn({ url: options.url, clientId }, 'MQTT broker unreachable; reconnecting'));
   client.on('error', (err) => log.error({ err }, 'MQTT client error'));
 
-  // The PUBACK is sent when this callback is called: after the commit. On a failed store we drop the
-  // connection without acknowledging, and the broker delivers the message again after the reconnect.
+  // Each message's PUBACK waits for its micro-batch's commit while the connection's next messages are read (ADR 46):
+  // many messages of one connection share a transaction. On a failed store we drop the connection without
+  // acknowledging, and the broker delivers the message again after the reconnect.
+  const acks = new DeferredAcks(client, MAX_MESSAGES_IN_FLIGHT);
   client.handleMessage = (packet: IPublishPacket, callback) => {
     const payload = typeof packet.payload === 'string' ? packet.payload : Buffer.from(packet.payload);
     const part = partFromMessage(gateway, packet.topic, payload, ingest.nowMs());
-    batcher.submit(part, Math.max(1, part.readings.length)).then(
-      () => callback(),
-      (err: unknown) => {
-        log.error({ err, topic: packet.topic }, 'MQTT message not stored; reconnecting to have it delivered again');
-        client.stream?.destroy();
-      },
-    );
+    const stored = batcher.submit(part, Math.max(1, part.readings.length));
+    stored.catch((err: unknown) => {
+      log.error({ err, topic: packet.topic }, 'MQTT message not stored; reconnecting to have it delivered again');
+      client.stream?.destroy();
+    });
+    if (packet.qos === 1 && packet.messageId !== undefined) acks.hold(packet.messageId, stored);
+    // QoS 0 has no PUBACK to hold; it keeps one message at a time, as before.
+    if (packet.qos === 1) acks.whenRoom(() => callback());
+    else stored.then(() => callback(), () => {});
   };
   return client;
 }
@@ -87,10 +98,10 @@ function subscriberConnection(
  * Nothing acknowledged is lost: the session is persistent (clean: false, a fixed client id), so the broker
  * keeps our subscription and queues messages while we are away, and a message is acknowledged only after
  * its transaction committed. A message delivered again after a reconnect is stored once, since readings
- * are idempotent on (device, time). mqtt.js hands a connection's messages over one at a time and acknowledges
- * them in order, so with one connection each message is its own transaction; with a share group, `connections`
- * sessions keep that many messages in flight, gathered into one batch by the micro-batcher. Gateways behind an
- * external broker should still publish batches (`{"readings": [...]}`) where they can.
+ * are idempotent on (device, time). Each connection reads its next messages while the earlier ones are being stored
+ * (their PUBACKs held until the commit, in order: DeferredAcks), so the messages the broker lets a session have in
+ * flight share one micro-batch's transaction; with a share group, `connections` sessions add theirs to the same
+ * batches. Gateways behind an external broker should still publish batches (`{"readings": [...]}`) where they can.
  */
 export async function startExternalSubscriber(options: {
   url: string;
@@ -112,7 +123,7 @@ export async function startExternalSubscriber(options: {
   const gateway = await ingest.authenticateKey(options.gatewayKey);
   if (!gateway) throw new Error('MQTT_GATEWAY_KEY is not the key of an active gateway');
 
-  const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 500, maxWaitMs: 0, maxConcurrent: 1 });
+  const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 4000, maxWaitMs: 0, maxConcurrent: 1 });
 
   const group = options.shareGroup;
   const count = group ? Math.max(1, options.connections ?? 1) : 1;

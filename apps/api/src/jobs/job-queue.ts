@@ -100,6 +100,19 @@ export class JobQueue {
     await this.started().send(name, data, { singletonKey: key, priority: options.priority ?? 0 });
   }
 
+  /**
+   * Queues several jobs of one kind in one statement (pg-boss `insert`, the queue's own retry and expiry settings):
+   * what a batch of events sends at once, e.g. the alarms one ingested batch opened and closed (ADR 46). Each job's
+   * `key` as in `send`.
+   */
+  async sendMany<T extends object>(name: string, jobs: readonly { data: T; key: string; priority?: number }[]): Promise<void> {
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
+    if (jobs.length === 0) return;
+    for (const job of jobs) definition.schema.parse(job.data);
+    await this.started().insert(name, jobs.map((job) => ({ data: job.data, singletonKey: job.key, priority: job.priority ?? 0 })));
+  }
+
   /** Whether a job of this kind and key is waiting, being retried or running. */
   async hasPending(name: string, key: string): Promise<boolean> {
     const jobs = await this.started().findJobs(name, { key });

@@ -8,8 +8,8 @@ import { sql, type Kysely } from 'kysely';
  *   device's year is an index-only scan of about 120 pages, wherever its rows lie in the heap. Only the roll-up
  *   job writes it.
  * - `reading_rollup_state` (one row): roll-ups are trusted for hours before `trusted_before`, except hours marked.
- *   `published_before` is where the job means to move that line next; ingestion reads it in the batch's device-lock
- *   statement and marks the hours of readings older than it. `published_xmax` is the first transaction id not yet
+ *   `published_before` is where the job means to move that line next; ingestion reads it in the batch's transaction after
+ *   its COPY and marks the hours of readings older than it. `published_xmax` is the first transaction id not yet
  *   started when it was published: once every older transaction has ended, no batch that saw the previous line can
  *   still commit, and the line may move.
  * - `reading_rollup_marks`: (device, hour) pairs whose readings changed behind the line (a reading that arrived late,

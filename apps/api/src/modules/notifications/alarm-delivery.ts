@@ -122,9 +122,19 @@ export class AlarmDeliveryService {
       handler: (data) => this.deliver(data.deliveryId),
       onFinalFailure: async ({ deliveryId }, error) => recordError(this.db, deliveryId, errorText(error), true),
     });
-    // After the alarm's transaction committed; queueing must never break ingestion.
+    // After the alarm's transaction committed; queueing must never break ingestion. The alarms one batch opened and
+    // closed are announced in one synchronous run: they are queued together, one statement for all (ADR 46).
+    let pending: NotifyPayload[] = [];
+    const flush = () => {
+      const payloads = pending;
+      pending = [];
+      this.jobs
+        .sendMany(ALARM_NOTIFY_JOB, payloads.map((data) => ({ data, key: `alarm:${data.alarmId}:${data.event}` })))
+        .catch((err: unknown) => log.error({ err, alarms: payloads }, 'alarm notification not queued'));
+    };
     const queue = (alarmId: string, event: 'opened' | 'ended') => {
-      this.jobs.send(ALARM_NOTIFY_JOB, { alarmId, event }, `alarm:${alarmId}:${event}`).catch((err: unknown) => log.error({ err, alarmId, event }, 'alarm notification not queued'));
+      if (pending.length === 0) queueMicrotask(flush);
+      pending.push({ alarmId, event });
     };
     events.on('alarm.opened', (e) => queue(e.alarmId, 'opened'));
     events.on('alarm.closed', (e) => queue(e.alarmId, 'ended'));

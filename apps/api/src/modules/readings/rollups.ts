@@ -72,8 +72,8 @@ export async function markRollupHours(db: Db, pairs: readonly RollupHour[]): Pro
 }
 
 /**
- * Ingestion's share (ADR 0045): the hours of the batch's readings older than the line it read in its device-lock
- * statement are marked; readings at or after the line need nothing (the job rolls their hours up once they are
+ * Ingestion's share (ADR 0045): the hours of the batch's readings older than the line it read after writing them
+ * (ADR 0046) are marked; readings at or after the line need nothing (the job rolls their hours up once they are
  * behind it). Nothing is written for a batch of current readings.
  */
 export async function markHoursBehindLine(db: Db, c: { deviceNum: readonly number[]; tsMs: readonly number[] }, lineMs: number): Promise<void> {
