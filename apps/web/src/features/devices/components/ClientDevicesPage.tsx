@@ -1,20 +1,24 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import { can } from '@sentinela/contract';
 import { IconAlertCircle, IconBuilding } from '@tabler/icons-react';
 import { EnterprisePicker, useChosenEnterprise, useEnterprises } from '../../../components/EnterprisePicker';
+import { LiveStatusBadge } from '../../../components/LiveStatusBadge';
 import { useRequiredSession } from '../../../lib/session';
-import { useClientDevices } from '../api/list-client-devices';
+import { clientDevicesKey, useClientDevices } from '../api/list-client-devices';
+import { useLiveDevices } from '../live/use-live-devices';
 import { DevicesTable } from './DevicesTable';
 
 /**
  * /client-devices "Dispositivos" (D2): the devices of one enterprise, in the table of Meus Dispositivos.
  * The enterprise is `?id=`, or the user's own; the super admin picks one. The documents also pass
- * `numDevices`; the list itself gives the count, so it is not needed here.
+ * `numDevices`; the list itself gives the count, so it is not needed here. The rows are kept live (ADR 0049).
  */
 export function ClientDevicesPage() {
   const { user, enterprise } = useRequiredSession();
   const { clientId, canChoose, choose } = useChosenEnterprise();
   const devices = useClientDevices(clientId);
+  // Live once an enterprise is chosen: the feed of the user's scope, merged into this enterprise's rows (ADR 0049).
+  const live = useLiveDevices(clientId ? clientDevicesKey(clientId) : null);
   const enterprises = useEnterprises(canChoose);
   const enterpriseName = canChoose
     ? enterprises.data?.find((e) => e._id === clientId)?.name
@@ -25,7 +29,10 @@ export function ClientDevicesPage() {
   return (
     <Stack>
       <Stack gap={2}>
-        <Title order={2}>Dispositivos</Title>
+        <Group justify="space-between" align="center" gap="xs">
+          <Title order={2}>Dispositivos</Title>
+          <LiveStatusBadge status={live} />
+        </Group>
         {enterpriseName && !canChoose && <Text c="dimmed">{enterpriseName}</Text>}
       </Stack>
       {canChoose && <EnterprisePicker value={clientId} onChange={choose} />}
