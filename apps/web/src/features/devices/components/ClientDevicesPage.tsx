@@ -1,12 +1,15 @@
 import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import { can } from '@sentinela/contract';
-import { IconAlertCircle, IconBuilding } from '@tabler/icons-react';
+import { IconBuilding } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { EnterprisePicker, useChosenEnterprise, useEnterprises } from '../../../components/EnterprisePicker';
-import { LiveStatusBadge } from '../../../components/LiveStatusBadge';
 import { useRequiredSession } from '../../../lib/session';
 import { clientDevicesKey, useClientDevices } from '../api/list-client-devices';
-import { useLiveDevices } from '../live/use-live-devices';
 import { DevicesTable } from './DevicesTable';
+
+// The live updates (socket client included) load once the list has been shown, after the first paint (ADR 0049).
+const LiveDevices = lazy(() => import('../live/LiveDevices'));
+const ListErrorAlert = lazy(() => import('./ListErrorAlert'));
 
 /**
  * /client-devices "Dispositivos" (D2): the devices of one enterprise, in the table of Meus Dispositivos.
@@ -17,8 +20,6 @@ export function ClientDevicesPage() {
   const { user, enterprise } = useRequiredSession();
   const { clientId, canChoose, choose } = useChosenEnterprise();
   const devices = useClientDevices(clientId);
-  // Live once an enterprise is chosen: the feed of the user's scope, merged into this enterprise's rows (ADR 0049).
-  const live = useLiveDevices(clientId ? clientDevicesKey(clientId) : null);
   const enterprises = useEnterprises(canChoose);
   const enterpriseName = canChoose
     ? enterprises.data?.find((e) => e._id === clientId)?.name
@@ -31,7 +32,12 @@ export function ClientDevicesPage() {
       <Stack gap={2}>
         <Group justify="space-between" align="center" gap="xs">
           <Title order={2}>Dispositivos</Title>
-          <LiveStatusBadge status={live} />
+          {/* Live once an enterprise is chosen: the feed of the user's scope, merged into this enterprise's rows. */}
+          {clientId && devices.data && (
+            <Suspense fallback={null}>
+              <LiveDevices queryKey={clientDevicesKey(clientId)} />
+            </Suspense>
+          )}
         </Group>
         {enterpriseName && !canChoose && <Text c="dimmed">{enterpriseName}</Text>}
       </Stack>
@@ -47,9 +53,9 @@ export function ClientDevicesPage() {
       ) : (
         <>
           {devices.isError && (
-            <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-              Não foi possível encontrar dispositivos
-            </Alert>
+            <Suspense fallback={null}>
+              <ListErrorAlert />
+            </Suspense>
           )}
           <DevicesTable
             devices={devices.data ?? []}

@@ -1,6 +1,7 @@
 import { Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
 import { IconDroplet } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { batteryLevel } from '../../../components/device-state/battery';
 import { BATTERY_ICONS, STATE_STYLE } from '../../../components/device-state/card-style';
@@ -9,7 +10,6 @@ import { silenceOf } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import type { DeviceHistoryState } from './DevicesTable';
-import { HistoricCountCell } from './HistoricCountCell';
 
 interface DeviceCardsProps {
   devices: readonly Device[];
@@ -17,6 +17,8 @@ interface DeviceCardsProps {
   memory: { current?: ColourMemory };
   now: number;
   onRename: ((device: Device) => void) | null;
+  /** "Qtd de registros" of a device (the table's own cell, counted when asked). */
+  countCell: (device: Device) => ReactNode;
 }
 
 /**
@@ -24,18 +26,18 @@ interface DeviceCardsProps {
  * sideways, with what the table has (name, serial number, MAC, last sync, count, actions) and the newest values the
  * live feed keeps up to date (temperature with its colour state, humidity, battery). Loaded on phones only.
  */
-export function DeviceCards({ devices, memory, now, onRename }: DeviceCardsProps) {
+export function DeviceCards({ devices, memory, now, onRename, countCell }: DeviceCardsProps) {
   const colours = (memory.current ??= new ColourMemory());
   return (
     <Stack gap="sm" data-testid="device-cards">
       {devices.map((device) => (
-        <DeviceRowCard key={device._id} device={device} colours={colours} now={now} onRename={onRename} />
+        <DeviceRowCard key={device._id} device={device} colours={colours} now={now} onRename={onRename} countCell={countCell} />
       ))}
     </Stack>
   );
 }
 
-function DeviceRowCard({ device, colours, now, onRename }: { device: Device; colours: ColourMemory } & Omit<DeviceCardsProps, 'devices' | 'memory'>) {
+function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: Device; colours: ColourMemory } & Omit<DeviceCardsProps, 'devices' | 'memory'>) {
   const silence = silenceOf(device.lastSyncDate, device.expectedIntervalSeconds, now);
   const state = shownState(colours.resolveReading(device._id, device.temperature, device.config.temperature), silence?.ms ?? null);
   const style = STATE_STYLE[state];
@@ -106,7 +108,7 @@ function DeviceRowCard({ device, colours, now, onRename }: { device: Device; col
           <Text size="xs" c="dimmed">
             Qtd de registros:
           </Text>
-          <HistoricCountCell mac={device.mac} />
+          {countCell(device)}
         </Group>
 
         <Group gap="xs" grow>

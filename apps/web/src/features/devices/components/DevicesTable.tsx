@@ -44,6 +44,7 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
   // by the cards' chunk, so desktops do not load it.
   const [memory] = useState<{ current?: ColourMemory }>(() => ({}));
 
+  const countCell = (device: Device) => <HistoricCountCell mac={device.mac} />;
   const columns: DataTableColumn<Device>[] = [
     { key: 'name', header: 'Nome', render: (device) => device.name },
     { key: 'model', header: 'Número de série', render: (device) => device.model || EMPTY },
@@ -54,7 +55,7 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
       render: (device) => <LastSync device={device} now={now} />,
       sortValue: (device) => timeOf(device.lastSyncDate),
     },
-    { key: 'count', header: 'Qtd de registros', render: (device) => <HistoricCountCell mac={device.mac} /> },
+    { key: 'count', header: 'Qtd de registros', render: countCell },
     {
       key: 'created_at',
       header: 'Data de criação',
@@ -103,7 +104,7 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
               </Center>
             }
           >
-            <DeviceCards devices={rows} memory={memory} now={now} onRename={canRename ? setRenaming : null} />
+            <DeviceCards devices={rows} memory={memory} now={now} onRename={canRename ? setRenaming : null} countCell={countCell} />
           </Suspense>
         )}
       />
