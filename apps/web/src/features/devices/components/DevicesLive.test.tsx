@@ -1,5 +1,5 @@
 import type { Device, LocationDeviceState, ProfileId } from '@sentinela/contract';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PHONE_QUERY } from '../../../components/DataTable';
@@ -22,6 +22,10 @@ vi.mock('socket.io-client', async () => {
     },
   };
 });
+
+// The screens wait for lazy chunks (the live follower, the cards), which a loaded machine takes seconds to transform:
+// queries wait up to 15 s here instead of 1 s (they end as soon as the element shows).
+configure({ asyncUtilTimeout: 15_000 });
 
 const realMatchMedia = window.matchMedia;
 afterEach(() => {
