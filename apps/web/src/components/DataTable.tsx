@@ -35,7 +35,7 @@ export interface DataTableProps<T> {
   selection?: RowSelection<T>;
   /**
    * On phones (below Mantine's `sm`), the page's rows as cards instead of a table that scrolls sideways; search,
-   * sorting (buttons above the cards) and pages stay. Not combined with expandable or selectable rows.
+   * sorting (buttons above the cards, "Ordenar:") and pages stay. Not combined with expandable or selectable rows.
    */
   renderCards?: (rows: readonly T[]) => ReactNode;
 }
@@ -156,7 +156,7 @@ export function DataTable<T>({
           maw={360}
         />
       )}
-      {cards && <CardsSortBar columns={columns} sort={sort} onSort={toggleSort} />}
+      {cards && visible.length > 0 && <CardsSortBar columns={columns} sort={sort} onSort={toggleSort} />}
       {cards && !loading && pageRows.length > 0 && renderCards(pageRows)}
       {/* The browser's own scrolling: Mantine's ScrollArea brings the popovers' positioning library (~14 kB gzip)
           into every screen with a table (ADR 0040). */}
@@ -288,9 +288,9 @@ function CardsSortBar<T>({
   const sortable = columns.filter((column) => column.sortValue);
   if (sortable.length === 0) return null;
   return (
-    <Group gap="md" data-testid="cards-sort">
+    <Group gap="xs" data-testid="cards-sort">
       <Text size="sm" c="dimmed">
-        Ordenar por:
+        Ordenar:
       </Text>
       {sortable.map((column) => (
         <SortButton
