@@ -108,12 +108,15 @@ export const GeocodeResultList = z.array(GeocodeResult);
  * Live states of the Locais map. Client → server: `emit('subscribe-locations', {}, ack)` joins the caller's
  * locations feed (authorised like GET /api/locations) and acknowledges with LocationsSubscribeAck;
  * `emit('unsubscribe-locations', {}, ack)` leaves. Server → client: `location-devices` with the newest values of
- * the devices of a stored batch that the socket may see.
+ * the devices of a stored batch that the socket may see; `location-devices-changed` (no payload) when the set of
+ * devices the socket may see was checked again after `access.changed` (linked, unlinked, profile changed): the page
+ * fetches its list again. The same feed keeps Meus Dispositivos and Dispositivos (/client-devices) live (ADR 0049).
  */
 export const locationTopics = {
   subscribe: 'subscribe-locations',
   unsubscribe: 'unsubscribe-locations',
   devices: 'location-devices',
+  changed: 'location-devices-changed',
 } as const;
 
 export const LocationDeviceState = z.object({

@@ -86,7 +86,10 @@ export class LocationRooms {
     }
   }
 
-  /** A user's (or an enterprise's) access changed: their subscribed sockets join the rooms of their new scope. */
+  /**
+   * A user's (or an enterprise's) access changed: their subscribed sockets join the rooms of their new scope and are
+   * told so (`location-devices-changed`), since their lists may have gained or lost devices.
+   */
   async accessChanged(event: AccessChangedEvent): Promise<void> {
     const ids = this.io.of('/').adapter.rooms.get(sessionsRoom(event));
     if (!ids) return;
@@ -98,6 +101,8 @@ export class LocationRooms {
           const session = await this.deps.sessions.current(socket.data.auth.sessionId);
           if (!session || !can(session.profileId, 'locations:read')) return this.leave(socket);
           await this.join(socket, scopeOf(session));
+          // Its devices may be others now: the page fetches its list again (ADR 0049).
+          socket.emit(locationTopics.changed, {});
         } catch (err) {
           // Unknown is not allowed: the socket leaves, and the page subscribes again after its next load.
           this.deps.log.error({ err }, 'locations room access check failed');

@@ -2,6 +2,7 @@ import '@mantine/core/styles/Checkbox.css';
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/core/styles/Table.css';
 import { ActionIcon, Box, Center, Checkbox, Group, Loader, Pagination, Stack, Table, Text, TextInput, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconChevronUp, IconSearch, IconSelector } from '@tabler/icons-react';
 import { Fragment, useMemo, useState, type ReactNode } from 'react';
 
@@ -32,7 +33,15 @@ export interface DataTableProps<T> {
   selectedKey?: string | null;
   /** Selectable rows: a checkbox column, whose header box selects or clears the selectable rows of the page. */
   selection?: RowSelection<T>;
+  /**
+   * On phones (below Mantine's `sm`), the page's rows as cards instead of a table that scrolls sideways; search,
+   * sorting (buttons above the cards, "Ordenar:") and pages stay. Not combined with expandable or selectable rows.
+   */
+  renderCards?: (rows: readonly T[]) => ReactNode;
 }
+
+/** Below Mantine's `sm` breakpoint (48em), where `renderCards` replaces the table. */
+export const PHONE_QUERY = '(max-width: 47.99em)';
 
 export interface RowSelection<T> {
   selected: ReadonlySet<string>;
@@ -69,7 +78,11 @@ export function DataTable<T>({
   expandedContent,
   selectedKey = null,
   selection,
+  renderCards,
 }: DataTableProps<T>) {
+  // Read at the first render, so a phone never paints the table first.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const cards = !!renderCards && phone;
   const [query, setQuery] = useState('');
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const toggleExpanded = (key: string) =>
@@ -143,100 +156,104 @@ export function DataTable<T>({
           maw={360}
         />
       )}
+      {cards && visible.length > 0 && <CardsSortBar columns={columns} sort={sort} onSort={toggleSort} />}
+      {cards && !loading && pageRows.length > 0 && renderCards(pageRows)}
       {/* The browser's own scrolling: Mantine's ScrollArea brings the popovers' positioning library (~14 kB gzip)
           into every screen with a table (ADR 0040). */}
-      <Box style={{ overflowX: 'auto' }}>
-        <Table highlightOnHover highlightOnHoverColor="teal.0" verticalSpacing="xs" miw={720}>
-          <Table.Thead>
-            <Table.Tr>
-              {selection && (
-                <Table.Th w={40}>
-                  <Checkbox
-                    aria-label="Selecionar todos da página"
-                    checked={selectableKeys.length > 0 && pageSelected === selectableKeys.length}
-                    indeterminate={pageSelected > 0 && pageSelected < selectableKeys.length}
-                    disabled={loading || selectableKeys.length === 0}
-                    onChange={togglePage}
-                  />
-                </Table.Th>
-              )}
-              {expandedContent && (
-                <Table.Th w={40}>
-                  <VisuallyHidden>Detalhes</VisuallyHidden>
-                </Table.Th>
-              )}
-              {columns.map((column) => (
-                <Table.Th
-                  key={column.key}
-                  aria-sort={
-                    sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined
-                  }
-                >
-                  {column.sortValue ? (
-                    <SortButton
-                      label={column.header}
-                      direction={sort?.key === column.key ? sort.direction : null}
-                      onClick={() => toggleSort(column.key)}
+      {!cards && (
+        <Box style={{ overflowX: 'auto' }}>
+          <Table highlightOnHover highlightOnHoverColor="teal.0" verticalSpacing="xs" miw={720}>
+            <Table.Thead>
+              <Table.Tr>
+                {selection && (
+                  <Table.Th w={40}>
+                    <Checkbox
+                      aria-label="Selecionar todos da página"
+                      checked={selectableKeys.length > 0 && pageSelected === selectableKeys.length}
+                      indeterminate={pageSelected > 0 && pageSelected < selectableKeys.length}
+                      disabled={loading || selectableKeys.length === 0}
+                      onChange={togglePage}
                     />
-                  ) : (
-                    column.header
-                  )}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {!loading &&
-              pageRows.map((row) => {
-                const key = rowKey(row);
-                const selected = key === selectedKey;
-                const checked = !!selection?.selected.has(key);
-                const open = !!expandedContent && expanded.has(key);
-                return (
-                  <Fragment key={key}>
-                    <Table.Tr
-                      aria-selected={selection ? checked : selectedKey === null ? undefined : selected}
-                      bg={selected ? 'teal.1' : checked ? 'teal.0' : undefined}
-                    >
-                      {selection && (
-                        <Table.Td>
-                          <Checkbox
-                            aria-label={selection.rowLabel(row)}
-                            checked={checked}
-                            disabled={!(selection.isSelectable?.(row) ?? true)}
-                            onChange={() => toggleRow(key)}
-                          />
-                        </Table.Td>
-                      )}
-                      {expandedContent && (
-                        <Table.Td>
-                          <ActionIcon
-                            variant="subtle"
-                            color="gray"
-                            size="sm"
-                            aria-label={open ? 'Recolher detalhes' : 'Expandir detalhes'}
-                            aria-expanded={open}
-                            onClick={() => toggleExpanded(key)}
-                          >
-                            {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-                          </ActionIcon>
-                        </Table.Td>
-                      )}
-                      {columns.map((column) => (
-                        <Table.Td key={column.key}>{column.render(row)}</Table.Td>
-                      ))}
-                    </Table.Tr>
-                    {open && (
-                      <Table.Tr bg={selected ? 'teal.0' : 'gray.0'}>
-                        <Table.Td colSpan={columnCount}>{expandedContent(row)}</Table.Td>
-                      </Table.Tr>
+                  </Table.Th>
+                )}
+                {expandedContent && (
+                  <Table.Th w={40}>
+                    <VisuallyHidden>Detalhes</VisuallyHidden>
+                  </Table.Th>
+                )}
+                {columns.map((column) => (
+                  <Table.Th
+                    key={column.key}
+                    aria-sort={
+                      sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined
+                    }
+                  >
+                    {column.sortValue ? (
+                      <SortButton
+                        label={column.header}
+                        direction={sort?.key === column.key ? sort.direction : null}
+                        onClick={() => toggleSort(column.key)}
+                      />
+                    ) : (
+                      column.header
                     )}
-                  </Fragment>
-                );
-              })}
-          </Table.Tbody>
-        </Table>
-      </Box>
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {!loading &&
+                pageRows.map((row) => {
+                  const key = rowKey(row);
+                  const selected = key === selectedKey;
+                  const checked = !!selection?.selected.has(key);
+                  const open = !!expandedContent && expanded.has(key);
+                  return (
+                    <Fragment key={key}>
+                      <Table.Tr
+                        aria-selected={selection ? checked : selectedKey === null ? undefined : selected}
+                        bg={selected ? 'teal.1' : checked ? 'teal.0' : undefined}
+                      >
+                        {selection && (
+                          <Table.Td>
+                            <Checkbox
+                              aria-label={selection.rowLabel(row)}
+                              checked={checked}
+                              disabled={!(selection.isSelectable?.(row) ?? true)}
+                              onChange={() => toggleRow(key)}
+                            />
+                          </Table.Td>
+                        )}
+                        {expandedContent && (
+                          <Table.Td>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              size="sm"
+                              aria-label={open ? 'Recolher detalhes' : 'Expandir detalhes'}
+                              aria-expanded={open}
+                              onClick={() => toggleExpanded(key)}
+                            >
+                              {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                            </ActionIcon>
+                          </Table.Td>
+                        )}
+                        {columns.map((column) => (
+                          <Table.Td key={column.key}>{column.render(row)}</Table.Td>
+                        ))}
+                      </Table.Tr>
+                      {open && (
+                        <Table.Tr bg={selected ? 'teal.0' : 'gray.0'}>
+                          <Table.Td colSpan={columnCount}>{expandedContent(row)}</Table.Td>
+                        </Table.Tr>
+                      )}
+                    </Fragment>
+                  );
+                })}
+            </Table.Tbody>
+          </Table>
+        </Box>
+      )}
       {/* Outside the scrolling table, so that on a phone the message is in view and not centred off-screen. */}
       {loading ? (
         <Center py="md">
@@ -255,6 +272,35 @@ export function DataTable<T>({
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** Sorting for the cards of phones: the sortable columns' headers as buttons. */
+function CardsSortBar<T>({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly DataTableColumn<T>[];
+  sort: { key: string; direction: SortDirection } | null;
+  onSort: (key: string) => void;
+}) {
+  const sortable = columns.filter((column) => column.sortValue);
+  if (sortable.length === 0) return null;
+  return (
+    <Group gap="xs" data-testid="cards-sort">
+      <Text size="sm" c="dimmed">
+        Ordenar:
+      </Text>
+      {sortable.map((column) => (
+        <SortButton
+          key={column.key}
+          label={column.header}
+          direction={sort?.key === column.key ? sort.direction : null}
+          onClick={() => onSort(column.key)}
+        />
+      ))}
+    </Group>
   );
 }
 

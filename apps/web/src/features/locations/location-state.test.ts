@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlacedDevice } from '@sentinela/contract';
 import { ColourMemory } from '../../components/device-state/colour-state';
 import { deviceStates, locationState } from './location-state';
-import { mergeLiveStates } from './live/merge';
+import { mergeLiveStates } from '../../components/device-state/live-merge';
 
 const device = (id: string, temperature: number | null, min: number | null = 2, max: number | null = 8): PlacedDevice => ({
   _id: id,

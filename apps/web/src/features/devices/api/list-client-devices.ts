@@ -3,7 +3,7 @@ import { apiRequest } from '../../../lib/api-client';
 import { devicesKeys } from './list-my-devices';
 
 /** Under devicesKeys.lists, so a rename refreshes this list too. */
-const clientDevicesKey = (clientId: string) => [...devicesKeys.lists, 'client', clientId] as const;
+export const clientDevicesKey = (clientId: string) => [...devicesKeys.lists, 'client', clientId] as const;
 
 /** GET /api/devices-by-client/{clientId}: the devices of one enterprise, as far as the caller may see them. */
 export function clientDevicesQueryOptions(clientId: string) {

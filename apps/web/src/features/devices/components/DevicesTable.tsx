@@ -1,8 +1,9 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import type { ColourMemory } from '../../../components/device-state/colour-state';
 import { silenceOf, useNow } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
@@ -10,6 +11,8 @@ import { HistoricCountCell } from './HistoricCountCell';
 
 // The rename form (react-hook-form, zod's resolver, the modal) loads when first asked for, not with the list (ADR 0040).
 const RenameDeviceModal = lazy(() => import('./RenameDeviceModal').then((module) => ({ default: module.RenameDeviceModal })));
+// The phone cards load on phones only: a desktop's first load does not carry them (ADR 0049).
+const DeviceCards = lazy(() => import('./DeviceCards').then((module) => ({ default: module.DeviceCards })));
 
 /** Navigation state the device-history screen reads its header from (spec 001). */
 export interface DeviceHistoryState {
@@ -27,14 +30,21 @@ interface DevicesTableProps {
 const searchText = (device: Device) => `${device.name} ${device.model ?? ''} ${device.mac}`;
 const timeOf = (iso: string | null) => (iso ? Date.parse(iso) : null);
 
-/** The devices table of "Meus Dispositivos" (D1), shared with the client devices screen (D2). */
+/**
+ * The devices table of "Meus Dispositivos" (D1), shared with the client devices screen (D2); on phones, one card per
+ * device instead (ADR 0049).
+ */
 export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 'Pesquisar dispositivos' }: DevicesTableProps) {
   const [renaming, setRenaming] = useState<Device | null>(null);
   // Mounted from the first rename on, so the modal keeps its closing transition.
   const [renameAsked, setRenameAsked] = useState(false);
   if (renaming && !renameAsked) setRenameAsked(true);
   const now = useNow();
+  // The cards' earlier colour states, as long as the screen lives (a reading equal to a limit keeps the state); made
+  // by the cards' chunk, so desktops do not load it.
+  const [memory] = useState<{ current?: ColourMemory }>(() => ({}));
 
+  const countCell = (device: Device) => <HistoricCountCell mac={device.mac} />;
   const columns: DataTableColumn<Device>[] = [
     { key: 'name', header: 'Nome', render: (device) => device.name },
     { key: 'model', header: 'Número de série', render: (device) => device.model || EMPTY },
@@ -45,7 +55,7 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
       render: (device) => <LastSync device={device} now={now} />,
       sortValue: (device) => timeOf(device.lastSyncDate),
     },
-    { key: 'count', header: 'Qtd de registros', render: (device) => <HistoricCountCell mac={device.mac} /> },
+    { key: 'count', header: 'Qtd de registros', render: countCell },
     {
       key: 'created_at',
       header: 'Data de criação',
@@ -86,6 +96,17 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
         searchPlaceholder={searchPlaceholder}
         emptyText="Nada encontrado..."
         loading={loading}
+        renderCards={(rows) => (
+          <Suspense
+            fallback={
+              <Center py="md">
+                <Loader size="sm" aria-label="Carregando..." />
+              </Center>
+            }
+          >
+            <DeviceCards devices={rows} memory={memory} now={now} onRename={canRename ? setRenaming : null} countCell={countCell} />
+          </Suspense>
+        )}
       />
       {renameAsked && (
         <Suspense fallback={null}>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { io } from 'socket.io-client';
 import { expireSession, getSession } from '../../../lib/session';
 import { locationKeys } from '../api/keys';
-import { mergeLiveStates } from './merge';
+import { mergeLiveStates } from '../../../components/device-state/live-merge';
 
 export type LocationsLiveStatus = 'connecting' | 'live' | 'refused' | 'offline';
 

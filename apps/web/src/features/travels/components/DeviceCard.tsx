@@ -2,50 +2,20 @@ import '@mantine/core/styles/Menu.css';
 import { ActionIcon, Card, Group, Menu, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import type { TravelDevice } from '@sentinela/contract';
 import {
-  IconBattery1,
-  IconBattery2,
-  IconBattery3,
-  IconBattery4,
-  IconBatteryOff,
   IconChartLine,
-  IconCircleCheck,
-  IconClockPause,
   IconDotsVertical,
   IconDroplet,
   IconFileSpreadsheet,
   IconFileTypePdf,
-  IconFlame,
   IconHistory,
   IconSettings,
-  IconSnowflake,
-  IconTemperature,
 } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
-import { batteryLevel, type BatteryLevel } from '../battery';
-import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS, shownState, type ColourState, type ShownState } from '../../../components/device-state/colour-state';
+import { batteryLevel } from '../../../components/device-state/battery';
+import { BATTERY_ICONS, STATE_STYLE } from '../../../components/device-state/card-style';
+import { COLOUR_STATE_LABELS, shownState, type ColourState } from '../../../components/device-state/colour-state';
 import type { Silence } from '../../../components/device-state/freshness';
-
-type Icon = ComponentType<{ size?: number; stroke?: number; 'aria-hidden'?: boolean }>;
-
-const BATTERY_ICONS: Record<BatteryLevel, { icon: Icon; color: string }> = {
-  unknown: { icon: IconBatteryOff, color: 'gray' },
-  low: { icon: IconBattery1, color: 'red' },
-  half: { icon: IconBattery2, color: 'orange' },
-  high: { icon: IconBattery3, color: 'teal' },
-  full: { icon: IconBattery4, color: 'teal' },
-};
-
-/** Each colour state has its own icon and colour (spec 001 §4). */
-const STATE_STYLE: Record<ShownState, { icon: Icon; color: string; background: string; border: string }> = {
-  none: { icon: IconTemperature, color: COLOUR_STATE_COLOR.none, background: 'var(--mantine-color-body)', border: 'var(--mantine-color-gray-3)' },
-  // A silent device is neutral: its last reading's colour would claim a state nobody knows now (ADR 0035).
-  silent: { icon: IconClockPause, color: COLOUR_STATE_COLOR.silent, background: 'var(--mantine-color-gray-0)', border: 'var(--mantine-color-gray-5)' },
-  hot: { icon: IconFlame, color: COLOUR_STATE_COLOR.hot, background: 'var(--mantine-color-red-0)', border: 'var(--mantine-color-red-5)' },
-  cold: { icon: IconSnowflake, color: COLOUR_STATE_COLOR.cold, background: 'var(--mantine-color-blue-0)', border: 'var(--mantine-color-blue-5)' },
-  normal: { icon: IconCircleCheck, color: COLOUR_STATE_COLOR.normal, background: 'var(--mantine-color-teal-0)', border: 'var(--mantine-color-teal-5)' },
-};
 
 export interface DeviceCardActions {
   onCharts?: (device: TravelDevice) => void;
