@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /**
  * Meus Dispositivos live (D1, ADR 0049) in Chromium: a reading posted to the ingestion route shows on an open
@@ -17,7 +18,7 @@ let username: string;
 let gatewayKey: string;
 
 async function api<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const res = await fetch(`${inject('baseURL')}${path}`, {
+  const res = await fetch(`${e2e('baseURL')}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -32,7 +33,7 @@ const signIn = async (user: string, password: string) =>
 
 /** One reading of the fridge through its enterprise's gateway, stamped now. */
 async function postReading(temperature: number) {
-  const res = await fetch(`${inject('baseURL')}/api/ingest/readings`, {
+  const res = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
     method: 'POST',
     headers: { authorization: `ApiKey ${gatewayKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ readings: [{ mac: FRIDGE.mac, ts: new Date().toISOString(), temperature, humidity: 61.5, battery: 87 }] }),
