@@ -44,3 +44,16 @@ export async function login(page: Page, username: string, password = DEMO_PASSWO
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `${import.meta.dirname}/../../../.tmp/screenshots/${name}.png`, fullPage: true });
 }
+
+/**
+ * A device of Meus Dispositivos / Dispositivos, whatever the width: a table row on desktop, a card on phones
+ * (ADR 0049). Both carry the same texts, the same "Histórico" link and the same silence badge.
+ */
+export function deviceEntry(page: Page, name: string) {
+  return page.getByRole('row').or(page.getByTestId('device-row-card')).filter({ hasText: name });
+}
+
+/** The first device entry of the list (row 0 of a table is its header). */
+export function firstDeviceEntry(page: Page) {
+  return page.locator('tbody tr').or(page.getByTestId('device-row-card')).first();
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry } from './browser';
 import { e2e } from './environment';
 
 /** Data completeness (issue 14 item 3, ADR 0035) in Chromium. */
@@ -69,7 +69,7 @@ describe('silent devices (ADR 0035)', () => {
       await page.waitForURL('**/my-devices');
 
       // The truck reported a moment ago: no silence yet.
-      const truck = page.getByRole('row').filter({ hasText: 'Baú Caminhão 01' });
+      const truck = deviceEntry(page, 'Baú Caminhão 01');
       await truck.waitFor();
       expect(await truck.getByTestId('device-silence').count()).toBe(0);
 

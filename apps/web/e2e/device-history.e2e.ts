@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot } from './browser';
+import { launchBrowser, login, newPage, screenshot, deviceEntry } from './browser';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -15,7 +15,7 @@ const MAC = 'C3:00:00:00:01:03';
 async function openHistory(page: Page, device = DEVICE, mac = MAC) {
   await login(page, 'aurora.adm');
   await page.waitForURL('**/my-devices');
-  const row = page.getByRole('row').filter({ hasText: device });
+  const row = deviceEntry(page, device);
   await row.getByRole('link', { name: 'Histórico' }).click();
   await page.waitForURL(`**/device-history/${encodeURIComponent(mac)}/**`);
 }

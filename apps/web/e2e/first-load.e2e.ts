@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { launchBrowser, login, newPage, screenshot, watchCspViolations, firstDeviceEntry } from './browser';
 
 // Issue 15 item 5 (ADR 0040): /login and /my-devices load less on their first visit; what moved out of the first load
 // (zod, the screens' shared styles, the alarms popover, Socket.IO) must still arrive in time and styled, under the CSP.
@@ -43,7 +43,7 @@ describe('first load (issue 15 item 5)', () => {
       await login(page, 'aurora.adm');
       await page.waitForURL('**/my-devices');
       await page.getByRole('heading', { name: 'Meus Dispositivos' }).waitFor();
-      await page.getByRole('row').nth(1).waitFor();
+      await firstDeviceEntry(page).waitFor();
       // The shell's styles arrived with it: its header is the fixed one of SignedInLayout.module.css (ADR 0048).
       expect(await page.getByRole('banner').evaluate((header) => getComputedStyle(header).position)).toBe('fixed');
       await screenshot(page, `first-load-my-devices-${label}`);

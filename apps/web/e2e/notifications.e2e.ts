@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import pg from 'pg';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry } from './browser';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -167,7 +167,7 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
       const csp = await watchCspViolations(page);
       await login(page, 'maria.souza');
       await page.waitForURL('**/my-devices');
-      const row = page.getByRole('row').filter({ hasText: 'Caixa Térmica 01' });
+      const row = deviceEntry(page, 'Caixa Térmica 01');
       await row.getByRole('link', { name: 'Histórico' }).click();
       await page.waitForURL('**/device-history/**');
       await page.getByRole('tab', { name: 'Alarmes' }).click();

@@ -98,9 +98,10 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
   drawItems(doc, `Plano ${invoice.planName} (${invoice.cycleName}), período de ${period}`, formatBRL(invoice.amountCents));
 
   drawSectionTitle(doc, INVOICE_TEXTS.payment, 60);
+  // The txid (up to 35 characters) gets a whole row: in a half-width cell it wrapped mid-code, hard to copy.
   const payment: Field[] = [
     { label: 'Forma', value: invoice.method },
-    { label: 'Transação (txid)', value: invoice.txid },
+    { label: 'Transação (txid)', value: invoice.txid, wide: true },
   ];
   if (invoice.paidAt) payment.push({ label: 'Pago em', value: clock.dateTime(invoice.paidAt) });
   if (invoice.endToEndId) payment.push({ label: 'Identificador PIX', value: invoice.endToEndId, wide: true });
