@@ -1,13 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { buildInfo } from './build-info-plugin.ts';
-import { scrollAreaMergeRefs } from './scroll-area-merge-refs-plugin.ts';
-import { tableScrollContainerNative } from './table-scroll-container-plugin.ts';
+import { mantineImportRedirects } from './mantine-import-redirects-plugin.ts';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo(), scrollAreaMergeRefs(), tableScrollContainerNative()],
+  plugins: [react(), buildInfo(), mantineImportRedirects()],
   server: {
     proxy: {
       '/api': { target: api, changeOrigin: true },

@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Tooltip } from '@mantine/core';
 import type { LiveDevicesStatus } from '../lib/live-device-states';
 
 const LABELS: Record<LiveDevicesStatus, { text: string; color: string }> = {
@@ -8,13 +8,23 @@ const LABELS: Record<LiveDevicesStatus, { text: string; color: string }> = {
   refused: { text: 'Sem atualizações ao vivo', color: 'red' },
 };
 
-/** Whether a screen receives its devices' readings live (the texts of the travels' and Locais' badges). */
-export function LiveStatusBadge({ status }: { status: LiveDevicesStatus | null }) {
+/**
+ * Whether a screen receives live updates: travels (T6), Locais (A8), the device lists (D1, D2). `error`, the server's
+ * reason for a refusal, shows on hover.
+ */
+export function LiveStatusBadge({ status, error }: { status: LiveDevicesStatus | null; error?: string }) {
   if (!status) return null;
   const label = LABELS[status];
-  return (
+  const badge = (
     <Badge color={label.color} variant="dot" data-testid="live-status" data-status={status}>
       {label.text}
     </Badge>
+  );
+  return error ? (
+    <Tooltip label={error} withinPortal>
+      {badge}
+    </Tooltip>
+  ) : (
+    badge
   );
 }

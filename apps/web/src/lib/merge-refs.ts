@@ -20,7 +20,7 @@ function attach<T>(ref: Ref<T> | undefined, instance: T): (() => void) | undefin
 /**
  * `useMergeRefs` of @floating-ui/react 0.27 (MIT), the one thing Mantine's ScrollArea takes from that library. Mantine's
  * Table scrolls through ScrollArea, so without this stand-in every screen with a table loaded the whole positioning
- * library (~15 kB gzip) for it; scroll-area-merge-refs-plugin.ts points ScrollArea's import here (ADR 0040).
+ * library (~15 kB gzip) for it; mantine-import-redirects-plugin.ts points ScrollArea's import here (ADR 0040).
  * Same behaviour: one callback ref, new only when one of the refs changes, that sets each ref and clears them (or
  * runs their own clean-ups) when the element goes.
  */

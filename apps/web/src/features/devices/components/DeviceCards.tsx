@@ -1,15 +1,11 @@
-import { Button, Card, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { Card, Group, Stack, Text } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
-import { IconDroplet } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
-import { batteryLevel } from '../../../components/device-state/battery';
-import { BATTERY_ICONS, STATE_STYLE } from '../../../components/device-state/card-style';
-import { ColourMemory, COLOUR_STATE_LABELS, shownState } from '../../../components/device-state/colour-state';
+import { CardReadings, cardFrameStyle } from '../../../components/device-state/CardReadings';
+import { ColourMemory, shownState } from '../../../components/device-state/colour-state';
 import { silenceOf } from '../../../components/device-state/freshness';
-import { EMPTY, formatDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
-import { paths } from '../../../lib/paths';
-import type { DeviceHistoryState } from './DevicesTable';
+import { EMPTY, formatDateTime } from '../../../lib/format';
+import { DeviceActions } from './DeviceActions';
 
 interface DeviceCardsProps {
   devices: readonly Device[];
@@ -40,10 +36,6 @@ export function DeviceCards({ devices, memory, now, onRename, countCell }: Devic
 function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: Device; colours: ColourMemory } & Omit<DeviceCardsProps, 'devices' | 'memory'>) {
   const silence = silenceOf(device.lastSyncDate, device.expectedIntervalSeconds, now);
   const state = shownState(colours.resolveReading(device._id, device.temperature, device.config.temperature), silence?.ms ?? null);
-  const style = STATE_STYLE[state];
-  const StateIcon = style.icon;
-  const battery = BATTERY_ICONS[batteryLevel(device.battery)];
-  const BatteryIcon = battery.icon;
 
   return (
     <Card
@@ -53,7 +45,7 @@ function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: 
       data-testid="device-row-card"
       data-mac={device.mac}
       data-state={state}
-      style={{ background: style.background, borderColor: style.border, borderWidth: state === 'none' ? 1 : 2 }}
+      style={cardFrameStyle(state)}
     >
       <Stack gap={6}>
         <div style={{ minWidth: 0 }}>
@@ -68,33 +60,7 @@ function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: 
           </Text>
         </div>
 
-        <Group justify="space-between" wrap="nowrap" align="center">
-          <Tooltip label={COLOUR_STATE_LABELS[state]} withinPortal>
-            <Group gap={6} wrap="nowrap" data-testid="card-temperature">
-              <ThemeIcon variant="light" color={style.color} size="lg" radius="xl" aria-label={COLOUR_STATE_LABELS[state]}>
-                <StateIcon size={20} aria-hidden />
-              </ThemeIcon>
-              <Text fw={700} fz={24} lh={1} c={state === 'none' ? undefined : state === 'silent' ? 'dimmed' : `${style.color}.8`}>
-                {formatTemperature(device.temperature)}
-              </Text>
-            </Group>
-          </Tooltip>
-          <Group gap={4} wrap="nowrap" data-testid="card-battery" data-level={batteryLevel(device.battery)}>
-            <ThemeIcon variant="transparent" color={battery.color} size="md" aria-hidden>
-              <BatteryIcon size={22} aria-hidden />
-            </ThemeIcon>
-            <Text size="sm" fw={600} aria-label="Bateria">
-              {device.battery === null ? EMPTY : `${Math.round(device.battery)}%`}
-            </Text>
-          </Group>
-        </Group>
-
-        <Group gap={6} wrap="nowrap" data-testid="card-humidity">
-          <IconDroplet size={18} color="var(--mantine-color-blue-6)" aria-hidden />
-          <Text size="sm">
-            Umidade: <b>{formatHumidity(device.humidity)}</b>
-          </Text>
-        </Group>
+        <CardReadings state={state} temperature={device.temperature} humidity={device.humidity} battery={device.battery} />
 
         {silence && (
           <Text size="sm" fw={600} c="gray.7" data-testid="device-silence">
@@ -112,20 +78,7 @@ function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: 
         </Group>
 
         <Group gap="xs" grow>
-          {onRename && (
-            <Button size="xs" variant="light" onClick={() => onRename(device)}>
-              Alterar Nome
-            </Button>
-          )}
-          <Button
-            size="xs"
-            variant="default"
-            component={Link}
-            to={paths.deviceHistory(device.mac, device._id)}
-            state={{ name: device.name, model: device.model } satisfies DeviceHistoryState}
-          >
-            Histórico
-          </Button>
+          <DeviceActions device={device} onRename={onRename} />
         </Group>
       </Stack>
     </Card>

@@ -1,12 +1,11 @@
-import { Badge, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Badge, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import type { Device } from '@sentinela/contract';
 import { lazy, Suspense, useState } from 'react';
-import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import type { ColourMemory } from '../../../components/device-state/colour-state';
 import { silenceOf, useNow } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime } from '../../../lib/format';
-import { paths } from '../../../lib/paths';
+import { DeviceActions } from './DeviceActions';
 import { HistoricCountCell } from './HistoricCountCell';
 
 // The rename form (react-hook-form, zod's resolver, the modal) loads when first asked for, not with the list (ADR 0040).
@@ -67,20 +66,7 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
       header: 'Ações',
       render: (device) => (
         <Group gap="xs" wrap="nowrap">
-          {canRename && (
-            <Button size="xs" variant="light" onClick={() => setRenaming(device)}>
-              Alterar Nome
-            </Button>
-          )}
-          <Button
-            size="xs"
-            variant="default"
-            component={Link}
-            to={paths.deviceHistory(device.mac, device._id)}
-            state={{ name: device.name, model: device.model } satisfies DeviceHistoryState}
-          >
-            Histórico
-          </Button>
+          <DeviceActions device={device} onRename={canRename ? setRenaming : null} />
         </Group>
       ),
     },

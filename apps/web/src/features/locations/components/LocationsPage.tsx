@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, LOCATION_MESSAGES, MSG, Profile, type LatLng, type Location } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
@@ -12,7 +12,8 @@ import { useRequiredSession } from '../../../lib/session';
 import { useLocations } from '../api/list-locations';
 import { usePlacedDevices } from '../api/list-placed-devices';
 import { useRemoveLocation } from '../api/remove-location';
-import { useLocationsLive, type LocationsLiveStatus } from '../live/use-locations-live';
+import { useLocationsLive } from '../live/use-locations-live';
+import { LiveStatusBadge } from '../../../components/LiveStatusBadge';
 import { deviceStates, shownDevices } from '../location-state';
 import { useNow } from '../../../components/device-state/freshness';
 import { LocationDevicesModal } from './LocationDevicesModal';
@@ -21,13 +22,6 @@ import { LocationsMap } from './LocationsMap';
 import '../styles';
 
 const searchText = (l: Location) => `${l.name} ${l.address ?? ''}`;
-
-const LIVE_LABELS: Record<LocationsLiveStatus, { text: string; color: string }> = {
-  connecting: { text: 'Conectando...', color: 'gray' },
-  live: { text: 'Ao vivo', color: 'teal' },
-  offline: { text: 'Reconectando...', color: 'orange' },
-  refused: { text: 'Sem atualizações ao vivo', color: 'red' },
-};
 
 /** /locations "Locais" (A8): the table and the map of the enterprise's fixed sites, with their devices' live state. */
 export function LocationsPage() {
@@ -106,15 +100,12 @@ export function LocationsPage() {
     },
   ];
 
-  const liveLabel = LIVE_LABELS[live];
   return (
     <Stack>
       <Group justify="space-between" gap="sm">
         <Group gap="sm">
           <Title order={2}>Locais</Title>
-          <Badge color={liveLabel.color} variant="dot" data-testid="live-status" data-status={live}>
-            {liveLabel.text}
-          </Badge>
+          <LiveStatusBadge status={live} />
         </Group>
         {canManage && (
           <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ opened: true, location: null })}>

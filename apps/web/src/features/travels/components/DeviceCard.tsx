@@ -1,10 +1,9 @@
 import '@mantine/core/styles/Menu.css';
-import { ActionIcon, Card, Group, Menu, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Card, Group, Menu, Stack, Text } from '@mantine/core';
 import type { TravelDevice } from '@sentinela/contract';
 import {
   IconChartLine,
   IconDotsVertical,
-  IconDroplet,
   IconFileSpreadsheet,
   IconFileTypePdf,
   IconHistory,
@@ -12,9 +11,8 @@ import {
 } from '@tabler/icons-react';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
-import { batteryLevel } from '../../../components/device-state/battery';
-import { BATTERY_ICONS, STATE_STYLE } from '../../../components/device-state/card-style';
-import { COLOUR_STATE_LABELS, shownState, type ColourState } from '../../../components/device-state/colour-state';
+import { CardReadings, cardFrameStyle } from '../../../components/device-state/CardReadings';
+import { shownState, type ColourState } from '../../../components/device-state/colour-state';
 import type { Silence } from '../../../components/device-state/freshness';
 
 export interface DeviceCardActions {
@@ -38,11 +36,7 @@ const range = (min: number | null, max: number | null, format: (value: number | 
 
 /** A device of a travel (T2): name, battery, temperature with its colour state, humidity, last update, menu. */
 export function DeviceCard({ device, state: colourState, silence = null, onCharts, onHistory, onSettings, onReport }: DeviceCardProps) {
-  const battery = BATTERY_ICONS[batteryLevel(device.battery.value)];
   const state = shownState(colourState, silence?.ms ?? null);
-  const style = STATE_STYLE[state];
-  const BatteryIcon = battery.icon;
-  const StateIcon = style.icon;
   const hasMenu = !!(onCharts || onHistory || onSettings || onReport);
 
   return (
@@ -53,7 +47,7 @@ export function DeviceCard({ device, state: colourState, silence = null, onChart
       data-testid="device-card"
       data-mac={device.mac}
       data-state={state}
-      style={{ background: style.background, borderColor: style.border, borderWidth: state === 'none' ? 1 : 2 }}
+      style={cardFrameStyle(state)}
     >
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -105,33 +99,7 @@ export function DeviceCard({ device, state: colourState, silence = null, onChart
           )}
         </Group>
 
-        <Group justify="space-between" wrap="nowrap" align="center">
-          <Tooltip label={COLOUR_STATE_LABELS[state]} withinPortal>
-            <Group gap={6} wrap="nowrap" data-testid="card-temperature">
-              <ThemeIcon variant="light" color={style.color} size="lg" radius="xl" aria-label={COLOUR_STATE_LABELS[state]}>
-                <StateIcon size={20} aria-hidden />
-              </ThemeIcon>
-              <Text fw={700} fz={26} lh={1} c={state === 'none' ? undefined : state === 'silent' ? 'dimmed' : `${style.color}.8`}>
-                {formatTemperature(device.temperature.value)}
-              </Text>
-            </Group>
-          </Tooltip>
-          <Group gap={4} wrap="nowrap" data-testid="card-battery" data-level={batteryLevel(device.battery.value)}>
-            <ThemeIcon variant="transparent" color={battery.color} size="md" aria-hidden>
-              <BatteryIcon size={22} aria-hidden />
-            </ThemeIcon>
-            <Text size="sm" fw={600} aria-label="Bateria">
-              {device.battery.value === null ? '--' : `${Math.round(device.battery.value)}%`}
-            </Text>
-          </Group>
-        </Group>
-
-        <Group gap={6} wrap="nowrap" data-testid="card-humidity">
-          <IconDroplet size={18} color="var(--mantine-color-blue-6)" aria-hidden />
-          <Text size="sm">
-            Umidade: <b>{formatHumidity(device.humidity.value)}</b>
-          </Text>
-        </Group>
+        <CardReadings state={state} temperature={device.temperature.value} humidity={device.humidity.value} battery={device.battery.value} temperatureSize={26} />
 
         <Text size="xs" c="dimmed">
           Limites: {range(device.config.temperature.min, device.config.temperature.max, formatTemperature)} ·{' '}
