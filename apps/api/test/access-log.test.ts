@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('access log', () => {
+describe('access log (P4, M7)', () => {
   it('records logins and authenticated requests with the client headers', async () => {
     const joao = await ctx.login('joao.silva');
     await ctx.request('GET', '/api/me', joao.token);

@@ -49,7 +49,7 @@ async function openAlarm(mac: string, temperature: number) {
   return { alarm, link: `http://sentinela.test/device-history/${encodeURIComponent(mac)}/${device.id}` };
 }
 
-describe('one alarm, every channel (issue 11, A10, A12, D6)', () => {
+describe('one alarm, every channel (issue 11, A10, A12, D6, X3)', () => {
   it('reaches e-mail, Telegram, push, SMS and WhatsApp; "Reconhecer" in the chat acknowledges it; reminders and escalation fire on a moved clock', async () => {
     const { smtp, telegram, pushService, sms, whatsapp } = channels;
     const telegramBefore = telegram.calls.length;

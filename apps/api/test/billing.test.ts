@@ -79,7 +79,7 @@ function webhook(body: unknown, token: string | null = WEBHOOK_TOKEN, url = '/ap
 
 const e2e = (n: number) => `E12345678202611260300${String(n).padStart(11, '0')}`;
 
-describe('invoices (issue 13 item 2)', () => {
+describe('invoices (issue 13 item 2, X10)', () => {
   it("lists the caller's enterprise's invoices, newest first, amounts in centavos", async () => {
     const page = await list(tokens.aurora);
     expect(page.total).toBe(2);
@@ -141,7 +141,7 @@ describe('invoices (issue 13 item 2)', () => {
   });
 });
 
-describe('PIX (issue 13 item 3)', () => {
+describe('PIX (issue 13 item 3, X10)', () => {
   it('answers a BR Code that decodes to the key, exact amount and txid, with a valid CRC, and its QR code', async () => {
     const pending = (await list(tokens.aurora, '?status=pending')).data[0]!;
     const res = await ctx.request('GET', `/api/invoices/${pending.id}/pix`, tokens.aurora);
@@ -187,7 +187,7 @@ describe('PIX (issue 13 item 3)', () => {
   });
 });
 
-describe('PIX webhook and manual settlement (issue 13 item 3)', () => {
+describe('PIX webhook and manual settlement (issue 13 item 3, X10)', () => {
   it('refuses calls without the token, and malformed bodies, changing nothing', async () => {
     const pending = (await list(tokens.vida, '?status=pending')).data[0]!;
     const body = pixNotice([{ endToEndId: e2e(1), txid: pending.transacao, valor: '149.90' }]);
@@ -266,7 +266,7 @@ describe('PIX webhook and manual settlement (issue 13 item 3)', () => {
   });
 });
 
-describe('the billing cycle under a moved clock (issue 13 item 4)', () => {
+describe('the billing cycle under a moved clock (issue 13 item 4, X10)', () => {
   it('issues each next period once, marks overdue, restricts after the grace period, and a payment lifts it', async () => {
     const cycle = ctx.services.billingCycle;
     // Every invoice is paid by now; nothing is due to be issued for weeks.

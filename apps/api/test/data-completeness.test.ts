@@ -51,7 +51,7 @@ async function post(readings: unknown[]) {
   return res.json() as { accepted: number; duplicates: number; rejected: { index: number; code: string; reason: string }[] };
 }
 
-describe('sequence counters on ingestion', () => {
+describe('sequence counters on ingestion (X8)', () => {
   it('stores an optional 16-bit seq with its modulo, and refuses a bad one per reading in pt-BR', async () => {
     const base = daysAgo(60);
     const body = await post([
@@ -86,7 +86,7 @@ describe('sequence counters on ingestion', () => {
   });
 });
 
-describe('expected interval', () => {
+describe('expected interval (X8)', () => {
   it('is learned by the ingestion from the device’s own readings and shown with the device', async () => {
     const now = ctx.clock.now().getTime();
     // Every 30 s for four minutes (within the 5 minutes ahead a gateway clock may be).
@@ -126,7 +126,7 @@ describe('expected interval', () => {
   });
 });
 
-describe('GET /api/beacon-device/history/mac/{mac}/coverage', () => {
+describe('GET /api/beacon-device/history/mac/{mac}/coverage (X8)', () => {
   // 20 readings a minute apart, a 21-minute silence in the middle; the counter wraps in the first block and the
   // sensor kept counting through the silence (20 readings lost between sensor and gateway).
   let base: number;

@@ -84,7 +84,7 @@ describe('GET /api/beacon-device/history/mac/{mac}/series', () => {
   });
 });
 
-describe('device configuration and events', () => {
+describe('device configuration and events (D4, D7)', () => {
   it('saves limits, records the change with who and which client, and lists it in the logs', async () => {
     const device = await ctx.db.selectFrom('devices').select('id').where('mac', '=', MAC).executeTakeFirstOrThrow();
     const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { name: 'Câmara Fria 1', config: { temperature: { min: '-21,5', max: -15 } } });

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('gateway keys', () => {
+describe('gateway keys (X2)', () => {
   it('are shown once, at creation, and stored only as a hash', async () => {
     expect(auroraGateway.key).toMatch(/^sgw_[A-Za-z0-9_-]{32}$/);
     const { token } = await ctx.login('aurora.adm');

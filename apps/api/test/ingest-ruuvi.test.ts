@@ -74,7 +74,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-describe('POST /api/ingest/ruuvi', () => {
+describe('POST /api/ingest/ruuvi (X6)', () => {
   it('stores the decoded official vectors of every format, read back from the history API', async () => {
     const t = seconds(-120);
     const res = await post(relay({
@@ -240,7 +240,7 @@ describe('POST /api/ingest/ruuvi', () => {
   });
 });
 
-describe('Ruuvi Gateway over MQTT (ruuvi/{gateway mac}/{tag mac})', () => {
+describe('Ruuvi Gateway over MQTT (ruuvi/{gateway mac}/{tag mac}, X6)', () => {
   async function gatewayClient() {
     const client = await connectAsync(`mqtt://127.0.0.1:${ctx.app.mqtt!.port}`, { username: 'ruuvi', password: key, reconnectPeriod: 0 });
     clients.push(client);

@@ -58,7 +58,7 @@ function connected(socket: Socket): Promise<void> {
   });
 }
 
-describe('creating monitor links', () => {
+describe('creating monitor links (X5)', () => {
   it("shows the token once, as the monitor page's full address, and keeps only its hash", async () => {
     const res = await createLink('aurora.adm', { device_ids: [ids.chamber], travel_ids: [ids.auroraTravel] });
     expect(res.statusCode).toBe(201);
@@ -148,7 +148,7 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('the monitor page (no session)', () => {
+describe('the monitor page (no session, X5)', () => {
   it("answers only its devices and travels' cards, with limits, positions and open alarms", async () => {
     const link = (await createLink('aurora.adm', { device_ids: [ids.chamber], travel_ids: [ids.auroraTravel] })).json();
     const res = await ctx.request('GET', `/api/monitor/${link.token}`);
@@ -255,7 +255,7 @@ describe('the monitor page (no session)', () => {
   });
 });
 
-describe('live updates of a monitor', () => {
+describe('live updates of a monitor (X5)', () => {
   it('tells only the monitors of a device that it changed, and the snapshot carries the new reading', async () => {
     const chamberLink = (await createLink('aurora.adm', { device_ids: [ids.chamber] })).json();
     const freezerLink = (await createLink('aurora.adm', { device_ids: [ids.freezer] })).json();

@@ -49,7 +49,7 @@ async function closeAll() {
   for (const [mac, inside] of [[TRUCK_1, 4], [TRUCK_2, 4], [CHAMBER, -19], [VACCINES, 5]] as const) await reading(mac, inside);
 }
 
-describe('GET /api/alarms/open', () => {
+describe('GET /api/alarms/open (X4)', () => {
   afterEach(closeAll);
 
   it('is for signed-in users only', async () => {
@@ -109,7 +109,7 @@ describe('GET /api/alarms/open', () => {
   });
 });
 
-describe('live open alarms (Socket.IO)', () => {
+describe('live open alarms (Socket.IO, X4)', () => {
   let url: string;
   const sockets: Socket[] = [];
 

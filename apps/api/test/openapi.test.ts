@@ -49,7 +49,7 @@ afterAll(async () => {
   await telegram?.close();
 });
 
-describe('GET /api/openapi.json', () => {
+describe('GET /api/openapi.json (X7)', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
     const validator = new Validator();
@@ -166,7 +166,7 @@ describe('the document is built before the server listens', () => {
   });
 });
 
-describe('GET /api/docs', () => {
+describe('GET /api/docs (X7)', () => {
   it('is a page whose scripts and styles are files of this server, under the same CSP as the app', async () => {
     const page = await ctx.request('GET', '/api/docs');
     expect(page.statusCode).toBe(200);

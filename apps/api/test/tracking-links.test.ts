@@ -73,7 +73,7 @@ async function client(token?: string): Promise<Client> {
 const devicesTopic = (id: string) => `travel-logs:${id}`;
 const locationTopic = (id: string) => `travel-location-logs:${id}`;
 
-describe('defaults', () => {
+describe('tracking link defaults (X9)', () => {
   it('shows managers the scope, the expiry and the count; a travel not finished has no expiry yet', async () => {
     const inProgress = await travelOf(ids.auroraInProgress!);
     expect(inProgress.tracking).toEqual({ scope: 'readings', expires_at: null, expires_at_chosen: null, revoked_at: null, lookups: 0, last_lookup_at: null });
@@ -94,7 +94,7 @@ describe('defaults', () => {
   });
 });
 
-describe('revoke and regenerate', () => {
+describe('revoke and regenerate (X9)', () => {
   it('stops the code at once (HTTP and the live room), and a new code works while the old one says “revogado”', async () => {
     const id = ids.vidaInProgress!;
     const maria = tokens['maria.souza']!;
@@ -138,7 +138,7 @@ describe('revoke and regenerate', () => {
   });
 });
 
-describe('scope', () => {
+describe('scope (X9)', () => {
   it('gives a position-only code the map and no readings over HTTP; the travel’s users still get everything', async () => {
     const id = ids.auroraInProgress!;
     expect((await setLink(id, { scope: 'position', expires_at: null })).statusCode).toBe(200);

@@ -13,7 +13,7 @@ import {
 
 const T0 = new Date('2024-05-10T12:00:00.000Z').getTime();
 
-describe('session', () => {
+describe('session in the browser (P2, P3)', () => {
   it('stores token, user, enterprise and login_time = now + 5 min in sessionStorage', () => {
     vi.useFakeTimers({ now: T0 });
     const session = makeSession(3);

@@ -70,7 +70,7 @@ describe('POST /api/authenticate', () => {
   });
 });
 
-describe('sessions', () => {
+describe('sessions on the server (P2)', () => {
   it('slide by 5 minutes with each authorised request and expire after 5 idle minutes', async () => {
     const { token } = await ctx.login('joao.silva');
     ctx.clock.advance(SESSION_WINDOW_MS - 60_000);

@@ -25,7 +25,7 @@ async function writePdf(name: string, bytes: Buffer): Promise<string> {
   return file;
 }
 
-describe('renderDeviceReportPdf', () => {
+describe('renderDeviceReportPdf: what auditors expect (R2)', () => {
   it('prints what auditors look for on the first page, in local time and with accents intact', async () => {
     const input = sampleDeviceReport({ readings: 600, travel: true });
     const file = await writePdf('first-page.pdf', await renderDeviceReportPdf(input));
@@ -113,7 +113,7 @@ describe('renderDeviceReportPdf', () => {
   });
 });
 
-describe('signed device report', () => {
+describe('signed device report (R6)', () => {
   it('carries a signature pdfsig validates, and that one changed byte breaks', async () => {
     const signed = await signPdf(await renderDeviceReportPdf(sampleDeviceReport({ readings: 1000 })), identity, DEFAULT_SIGNATURE_INFO);
     const file = await writePdf('signed.pdf', signed);

@@ -16,7 +16,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('renderTravelReportPdf', () => {
+describe('renderTravelReportPdf (R1, R2)', () => {
   it('presents the travel, a line per device, then a section per device; signed like the device report', async () => {
     const input = sampleTravelReport({ devices: 3, readingsPerDevice: 300 });
     const identity = await loadOrCreateSigningIdentity({ dir: path.join(dir, 'certificate') });
