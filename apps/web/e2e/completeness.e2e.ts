@@ -115,7 +115,7 @@ describe('a travel card going quiet (ADR 35)', () => {
       const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
       await expect.poll(() => row.count()).toBe(1);
       await row.getByRole('button', { name: 'Dispositivos' }).click({ timeout: 20_000 });
-      await page.waitForURL('**/directions#devices', { timeout: 20_000 });
+      await page.waitForURL(/\/directions\?travel=[^#]+#devices$/, { timeout: 20_000 });
 
       // The reading of a moment ago: coloured, no silence.
       await card(page).getByText('4,75 °C').waitFor({ timeout: 20_000 });

@@ -88,6 +88,8 @@ describe('Locais', () => {
     await page.locator('[data-marker="location"][data-state="hot"]').click();
     await page.getByTestId('location-device').filter({ hasText: 'Câmara Fria Matriz' }).waitFor();
     expect(await page.getByTestId('location-device').getAttribute('data-state')).toBe('hot');
+    // The popup's close button is named in pt-BR (Leaflet writes "Close popup").
+    expect(await page.locator('.leaflet-popup-close-button').getAttribute('aria-label')).toBe('Fechar');
     await screenshot(page, 'locations-live-hot');
 
     // Local centres the map on the row at zoom 18.

@@ -65,7 +65,7 @@ async function openTravel(page: Page, code: string) {
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
   await expect.poll(() => row.count(), POLL).toBe(1);
   await row.getByRole('button', { name: 'Dispositivos' }).click();
-  await page.waitForURL('**/directions#devices');
+  await page.waitForURL(/\/directions\?travel=[^#]+#devices$/);
   await page.getByTestId('tracking-link').waitFor();
 }
 

@@ -61,7 +61,7 @@ async function openDevicesOf(page: Page, code: string) {
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
   await expect.poll(() => row.count()).toBe(1);
   await row.getByRole('button', { name: 'Dispositivos' }).click();
-  await page.waitForURL('**/directions#devices');
+  await page.waitForURL(/\/directions\?travel=[^#]+#devices$/);
 }
 
 describe('travels (T1–T7, T9)', () => {
@@ -84,6 +84,14 @@ describe('travels (T1–T7, T9)', () => {
     expect(table).not.toContain('Vida Farma');
     // No travel yet: Brasília and the note.
     expect(await page.getByTestId('travel-map').innerText()).toContain('Trajeto não selecionado');
+    // Leaflet's controls speak pt-BR (its defaults are "Zoom in", "Zoom out", "A JavaScript library…").
+    const map = page.getByTestId('travel-map');
+    expect(await map.locator('.leaflet-control-zoom-in').getAttribute('title')).toBe('Aproximar');
+    expect(await map.locator('.leaflet-control-zoom-out').getAttribute('title')).toBe('Afastar');
+    expect(await map.locator('.leaflet-control-attribution a[href="https://leafletjs.com"]').getAttribute('title')).toBe(
+      'Uma biblioteca JavaScript para mapas interativos',
+    );
+    expect(await map.innerHTML()).not.toMatch(/Zoom in|Zoom out|JavaScript library/);
     await screenshot(page, 'travels-routes');
 
     // An expanded row shows origin, destination, code and dates.
@@ -142,13 +150,30 @@ describe('travels (T1–T7, T9)', () => {
     // Histórico: the readings of the travel, newest first; Localização centres the map on one.
     await card(page).getByRole('button', { name: `Ações de ${DEVICE}` }).click();
     await page.getByRole('menuitem', { name: 'Histórico' }).click();
-    await page.waitForURL('**/directions#history');
+    await page.waitForURL(/\/directions\?travel=[^#]+&device=[^#]+#history$/);
     const firstRow = page.getByTestId('history-panel').locator('tbody tr').first();
     await expect.poll(() => firstRow.innerText()).toContain('23,45 °C');
     expect(await firstRow.innerText()).toMatch(/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/);
     await page.getByTestId('history-panel').locator('tbody tr').nth(3).getByRole('button', { name: 'Localização' }).click();
     await page.locator('[data-marker="reading"]').waitFor();
     await screenshot(page, 'travels-history');
+
+    // A reload on #history keeps the travel and the device: they are in the URL, like a link shared from here (T1).
+    const historyUrl = page.url();
+    await page.reload();
+    await expect.poll(() => page.getByTestId('history-panel').locator('tbody tr').first().innerText()).toContain('23,45 °C');
+    expect(page.url()).toBe(historyUrl);
+    // The link opened by a colleague on a phone, after signing in.
+    {
+      const phone = await newPage(browser, PHONE);
+      await login(phone.page, 'aurora.adm');
+      await phone.page.waitForURL('**/my-devices');
+      await phone.page.goto(historyUrl);
+      await expect.poll(() => phone.page.getByTestId('history-panel').locator('tbody tr').first().innerText()).toContain('23,45 °C');
+      expect(await phone.page.getByRole('tab', { name: 'Histórico' }).getAttribute('aria-selected')).toBe('true');
+      await screenshot(phone.page, 'travels-history-shared-link-phone');
+      await phone.context.close();
+    }
 
     // Configurações: the device's name and limits within the travel.
     await page.getByRole('tab', { name: 'Dispositivos' }).click();

@@ -36,3 +36,37 @@ export function effectiveTab(requested: TravelTab, chosen: { travel: boolean; de
   if (requested === 'devices' && !chosen.travel) return 'routes';
   return requested;
 }
+
+/**
+ * The chosen travel and device live in the URL's query (`?travel={id}&device={mac}`), beside the documents' hash tab,
+ * so a reload on #devices or #history, or a link shared from there, opens the same travel and device (the house rule:
+ * what a view shows is in its URL).
+ */
+export interface TravelSelection {
+  travelId: string | null;
+  deviceMac: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAC = /^[0-9A-F]{2}(?::[0-9A-F]{2}){5}$/i;
+
+/** The selection a query string names; a malformed id or MAC (a hand-edited link) is no selection. */
+export function selectionFromSearch(search: string): TravelSelection {
+  const query = new URLSearchParams(search);
+  const travel = query.get('travel')?.trim() ?? '';
+  const device = query.get('device')?.trim().toUpperCase() ?? '';
+  const travelId = UUID.test(travel) ? travel.toLowerCase() : null;
+  return { travelId, deviceMac: travelId && MAC.test(device) ? device : null };
+}
+
+/** The query string of a selection, keeping any other parameter of `current`. */
+export function searchWithSelection(current: string, selection: TravelSelection): string {
+  const query = new URLSearchParams(current);
+  query.delete('travel');
+  query.delete('device');
+  if (selection.travelId) query.set('travel', selection.travelId);
+  if (selection.travelId && selection.deviceMac) query.set('device', selection.deviceMac);
+  // A colon needs no escaping in a query: MACs stay readable in a shared link.
+  const text = query.toString().replace(/%3A/gi, ':');
+  return text ? `?${text}` : '';
+}

@@ -104,6 +104,59 @@ describe('/directions "Viagens" (T1–T4)', () => {
     expect(selected.getAttribute('aria-selected')).toBe('true');
   });
 
+  it('the chosen travel and device are in the URL: a reload on #devices or #history keeps them (T1)', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler());
+    const first = renderApp('/directions');
+    const row = (await screen.findByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
+    await waitFor(() => expect(first.router.state.location.hash).toBe('#devices'));
+    expect(first.router.state.location.search).toBe(`?travel=${TRAVEL_ID}`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Histórico' }));
+    await waitFor(() => expect(first.router.state.location.hash).toBe('#history'));
+    const { search, hash } = first.router.state.location;
+    expect(new URLSearchParams(search).get('device')).toBe('C3:00:00:00:01:01');
+    first.unmount();
+
+    // A reload (or the link shared) on #history opens the same travel and device.
+    const { requests } = mockFetch(handler());
+    const again = renderApp(`/directions${search}${hash}`);
+    const panel = await screen.findByTestId('history-panel');
+    await waitFor(() => expect(within(panel).getAllByRole('row')).toHaveLength(3));
+    expect(again.router.state.location.hash).toBe('#history');
+    expect(requests.some((r) => r.url === `/api/travels/${TRAVEL_ID}`)).toBe(true);
+    expect(isDisabled(tab('Histórico'))).toBe(false);
+    // Back to the devices keeps the choices (Histórico stays enabled, as before a reload); a reload there shows the cards.
+    await userEvent.click(screen.getByRole('button', { name: 'Voltar aos dispositivos' }));
+    await waitFor(() => expect(again.router.state.location.hash).toBe('#devices'));
+    expect(new URLSearchParams(again.router.state.location.search).get('travel')).toBe(TRAVEL_ID);
+    expect(isDisabled(tab('Histórico'))).toBe(false);
+    again.unmount();
+
+    mockFetch(handler());
+    const devices = renderApp(`/directions?travel=${TRAVEL_ID}#devices`);
+    expect(await screen.findByTestId('device-card')).toBeTruthy();
+    expect(devices.router.state.location.hash).toBe('#devices');
+  });
+
+  it('a link naming a device that is not in the travel opens its devices and drops the device', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler());
+    const { router } = renderApp(`/directions?travel=${TRAVEL_ID}&device=AA:AA:AA:AA:AA:AA#history`);
+    await waitFor(() => expect(router.state.location.hash).toBe('#devices'));
+    expect(router.state.location.search).toBe(`?travel=${TRAVEL_ID}`);
+    expect(await screen.findByTestId('device-card')).toBeTruthy();
+  });
+
+  it('a link to a travel that cannot be loaded says so on #devices', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler({ detail: () => errorResponse(404, 'Viagem não encontrada.', 'NOT_FOUND') }));
+    const { router } = renderApp(`/directions?travel=${TRAVEL_ID}#devices`);
+    expect(await screen.findByText('Não foi possível encontrar dispositivos')).toBeTruthy();
+    expect(router.state.location.hash).toBe('#devices');
+  });
+
   it('a reload on #devices without a chosen travel goes back to #routes', async () => {
     startSession(makeSession(2));
     mockFetch(handler());

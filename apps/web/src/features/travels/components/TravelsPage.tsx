@@ -14,7 +14,17 @@ import { useTravel } from '../api/get-travel';
 import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
 import { TRAVEL_MESSAGES } from '../messages';
-import { disabledTabs, effectiveTab, TAB_LABELS, tabFromHash, TRAVEL_TABS, type TravelTab } from '../tabs';
+import {
+  disabledTabs,
+  effectiveTab,
+  searchWithSelection,
+  selectionFromSearch,
+  TAB_LABELS,
+  tabFromHash,
+  TRAVEL_TABS,
+  type TravelSelection,
+  type TravelTab,
+} from '../tabs';
 import '../styles';
 import { DeviceCards } from './DeviceCards';
 import { EditTravelDeviceModal } from './EditTravelDeviceModal';
@@ -41,8 +51,8 @@ export function TravelsPage() {
   const location = useLocation();
   const navigate = useNavigate();
 
-  const [travelId, setTravelId] = useState<string | null>(null);
-  const [deviceMac, setDeviceMac] = useState<string | null>(null);
+  // The chosen travel and device are in the URL (?travel=…&device=…), so a reload or a shared link keeps them.
+  const { travelId, deviceMac } = selectionFromSearch(location.search);
   const [routeOf, setRouteOf] = useState<Travel | null>(null);
   const [creating, setCreating] = useState(false);
   // The list holds whole travels (devices included), kept current by the live updates: the form starts from it.
@@ -58,35 +68,37 @@ export function TravelsPage() {
   const live = useTravelLive(travelId);
   // A travel followed on screen keeps the session alive while the tab is in the foreground (issue 11).
   useLivePresence(travelId !== null);
-  const chosen = { travel: travelId !== null, device: deviceMac !== null };
+  const historyDevice = travel.data?.devices.find((device) => device.mac === deviceMac) ?? null;
+  // While the travel loads, a device named in the URL counts as chosen, so a reload on #history stays there; once
+  // loaded, only a device of the travel does.
+  const chosen = { travel: travelId !== null, device: deviceMac !== null && (travel.isPending || historyDevice !== null) };
   const tab = effectiveTab(tabFromHash(location.hash), chosen);
   const disabled = disabledTabs(tab, chosen);
-  const historyDevice = travel.data?.devices.find((device) => device.mac === deviceMac) ?? null;
 
-  // The hash always names the tab shown: the screen opens on #routes, and a tab whose choice is gone (a reload on
-  // #devices) falls back.
+  /** Goes to a tab with a selection; a navigation with only a hash would drop the query. */
+  const show = useCallback(
+    (next: TravelTab, selection: TravelSelection, replace = false) =>
+      void navigate({ search: searchWithSelection(location.search, selection), hash: `#${next}` }, { replace }),
+    [navigate, location.search],
+  );
+
+  // The URL always names what is shown: the screen opens on #routes, a tab whose choice is gone (a travel that is
+  // not there, a device no longer in it) falls back, and a device that is not in the travel leaves the query.
+  const staleDevice = deviceMac !== null && !chosen.device;
   useEffect(() => {
-    if (location.hash !== `#${tab}`) void navigate({ hash: `#${tab}` }, { replace: true });
-  }, [location.hash, tab, navigate]);
+    if (location.hash !== `#${tab}` || staleDevice) show(tab, { travelId, deviceMac: staleDevice ? null : deviceMac }, true);
+  }, [location.hash, tab, staleDevice, travelId, deviceMac, show]);
 
-  const goTo = useCallback((next: TravelTab) => void navigate({ hash: `#${next}` }), [navigate]);
+  const goTo = useCallback((next: TravelTab) => show(next, { travelId, deviceMac }), [show, travelId, deviceMac]);
 
   const openDevices = useCallback(
     (row: Travel) => {
-      setTravelId(row._id);
-      setDeviceMac(null);
       setFocus(null);
-      void navigate({ hash: '#devices' });
+      show('devices', { travelId: row._id, deviceMac: null });
     },
-    [navigate],
+    [show],
   );
-  const openHistory = useCallback(
-    (device: TravelDevice) => {
-      setDeviceMac(device.mac);
-      void navigate({ hash: '#history' });
-    },
-    [navigate],
-  );
+  const openHistory = useCallback((device: TravelDevice) => show('history', { travelId, deviceMac: device.mac }), [show, travelId]);
   const reportDevice = useCallback(
     (device: TravelDevice, format: ExportFormat) => {
       if (travelId) void reports?.exportReport({ kind: 'travel-device-history', travelId, mac: device.mac }, format);
