@@ -93,7 +93,15 @@ describe('device configuration and events (D4, D7)', () => {
     const logs = await ctx.request('GET', `/api/beacon-device/${MAC}/logs`, token);
     const [event] = logs.json().content;
     expect(event).toMatchObject({ type: 'config', type_formatted: 'Configuração', user: { name: 'Aurora Administração' }, client: 'web', clientVersion: '1.1.0', clientOs: 'linux' });
-    expect(event.message).toContain('-21.5 a -15 °C');
+    // pt-BR decimals, two of them, and "a" between the ends: a minus is never read as the separator (P7).
+    expect(event.message).toContain('temperatura -21,50 a -15,00 °C');
+
+    // Humidity 30 to 90.5 reads "30,00 a 90,50 %"; one end only says which.
+    await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { humidity: { min: 30, max: '90,5' } } });
+    const humidity = (await ctx.request('GET', `/api/beacon-device/${MAC}/logs`, token)).json().content[0];
+    expect(humidity.message).toBe('Configuração alterada: umidade 30,00 a 90,50 %');
+    await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { humidity: { min: null, max: 90 } } });
+    expect((await ctx.request('GET', `/api/beacon-device/${MAC}/logs`, token)).json().content[0].message).toBe('Configuração alterada: umidade máximo 90,00 %');
   });
 
   it('saves and answers the alarm delays the configuration modal edits', async () => {

@@ -75,7 +75,7 @@ describe('device history (D3)', () => {
     expect(stats).toMatch(/Máxima\s+-?\d+,\d{2} °C/);
     expect(stats).toMatch(/Mínima\s+-?\d+,\d{2} °C/);
     expect(stats).toMatch(/Média\s+-?\d+,\d{2} °C/);
-    expect(stats).toContain('Limites: -22,00 °C a -16,00 °C');
+    expect(stats).toContain('Limites: -22,00 a -16,00 °C');
     expect(await chart.innerText()).toContain('Horário');
     const box = await chart.locator('canvas').boundingBox();
     expect(box?.width).toBeGreaterThan(600);

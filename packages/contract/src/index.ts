@@ -31,3 +31,4 @@ export * from './billing';
 export * from './cards';
 export * from './subscriptions';
 export * from './completeness';
+export * from './text-format';

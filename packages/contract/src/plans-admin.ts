@@ -1,5 +1,6 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { pluralize } from './text-format';
 import { boundedInt, cleanText } from './values';
 
 /**
@@ -36,7 +37,7 @@ export const FAQ_ADMIN_MESSAGES = {
 
 /** The device-limit refusal (issue 13, item 1): names the plan, its limit, what the enterprise has and would have. */
 export function deviceLimitMessage(plan: string, max: number, current: number, after: number): string {
-  const devices = (n: number) => `${n} ${n === 1 ? 'dispositivo' : 'dispositivos'}`;
+  const devices = (n: number) => pluralize(n, 'dispositivo', 'dispositivos');
   return `O plano ${plan} permite até ${devices(max)}. A empresa tem ${current} e ficaria com ${after}. Mude de plano ou desvincule dispositivos antes.`;
 }
 

@@ -1,5 +1,6 @@
 // Without zod: the web's device lists and cards import these on their first paint (ADR 0048); completeness.ts
 // re-exports them with the schemas.
+import { pluralize } from './text-format';
 
 /**
  * Data completeness and freshness (issue 14 item 3, ADR 0035): one rule, shared by the server (coverage, gaps in
@@ -40,7 +41,7 @@ export function formatSilence(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${hours} h`;
   const days = Math.floor(hours / 24);
-  return days === 1 ? '1 dia' : `${days} dias`;
+  return pluralize(days, 'dia', 'dias');
 }
 
 export function silenceLabel(ms: number): string {

@@ -1,12 +1,12 @@
 /** How reports word a device's coverage (ADR 0035), the same in the PDF and the spreadsheet. */
-import { INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
+import { INTERVAL_SOURCE_LABELS, formatGapDuration, pluralize, type Coverage } from '@sentinela/contract';
 
 const number = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 1 });
 
 /** "97,5 % (390 de 400 leituras esperadas)", or why there is no percentage. */
 export function coverageText(coverage: Coverage): string {
-  if (coverage.percent === null) return `${coverage.received} leituras (período curto demais para esperar uma leitura)`;
-  return `${number.format(coverage.percent)} % (${coverage.received} de ${coverage.expected} leituras esperadas)`;
+  if (coverage.percent === null) return `${pluralize(coverage.received, 'leitura', 'leituras')} (período curto demais para esperar uma leitura)`;
+  return `${number.format(coverage.percent)} % (${number.format(coverage.received)} de ${pluralize(coverage.expected, 'leitura esperada', 'leituras esperadas')})`;
 }
 
 /** "300 s (aprendido das leituras); lacuna acima de 15 min". */

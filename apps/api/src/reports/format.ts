@@ -3,6 +3,7 @@
  * these avoid a full Intl call per value: the zone offset is looked up once per quarter hour and the digits are
  * assembled by hand (the same output Intl would give, checked in format.test.ts).
  */
+import { formatDecimal, formatRange } from '@sentinela/contract';
 import type { Range } from './types';
 
 const QUARTER_HOUR_MS = 15 * 60_000;
@@ -108,12 +109,8 @@ function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
-/** A decimal with a decimal comma and no grouping: 5.355 → "5,36", -0.001 → "0,00" (never "-0,00"). */
-export function formatDecimal(value: number, digits = 2): string {
-  const text = value.toFixed(digits);
-  const isNegativeZero = text.charCodeAt(0) === 45 /* - */ && Number(text) === 0;
-  return (isNegativeZero ? text.slice(1) : text).replace('.', ',');
-}
+/** One pt-BR decimal for every text (the contract's, P7): 5.355 → "5,36", -0.001 → "0,00" (never "-0,00"). */
+export { formatDecimal };
 
 /** A decimal, or an em dash when there is no value. */
 export function formatOptionalDecimal(value: number | null, digits = 2): string {
@@ -150,19 +147,12 @@ export function formatDuration(ms: number): string {
 
 /** A configured range: "2,00 a 8,00 °C", "mínimo 2,00 °C", "máximo 8,00 °C", or `none` when unbounded. */
 export function formatLimits(range: Range, unit: string, none = 'Sem limites'): string {
-  const { min, max } = range;
-  if (min !== null && max !== null) return `${formatDecimal(min)} a ${formatDecimal(max)} ${unit}`;
-  if (min !== null) return `mínimo ${formatDecimal(min)} ${unit}`;
-  if (max !== null) return `máximo ${formatDecimal(max)} ${unit}`;
-  return none;
+  return formatRange(range.min, range.max, unit, { none });
 }
 
 /** An observed range (an alarm's values): "8,50 a 9,20 °C", a single value when both ends agree, or null. */
 export function formatObserved(range: Range, unit: string): string | null {
-  const { min, max } = range;
-  if (min === null && max === null) return null;
-  if (min !== null && max !== null && min !== max) return `${formatDecimal(min)} a ${formatDecimal(max)} ${unit}`;
-  return `${formatDecimal((min ?? max)!)} ${unit}`;
+  return range.min === null && range.max === null ? null : formatRange(range.min, range.max, unit);
 }
 
 /** Whether a range bounds anything (a value filter that is set). */

@@ -11,11 +11,28 @@ import {
   formatShortDateTime,
   formatTemperature,
   formatTimeOfDay,
+  formatHumidityRange,
+  formatTemperatureRange,
+  pluralize,
   truncate,
 } from './format';
 
 // vitest.config.ts runs the tests in America/Sao_Paulo (UTC-3, no daylight saving since 2019).
 describe('pt-BR formats (P7)', () => {
+  it('ranges say "a" between their ends, with two decimals: a minus is never read as the separator', () => {
+    expect(formatTemperatureRange(-15.29, -14)).toBe('-15,29 a -14,00 °C');
+    expect(formatHumidityRange(30, 90.5)).toBe('30,00 a 90,50 %');
+    expect(formatTemperatureRange(2, null)).toBe('mínimo 2,00 °C');
+    expect(formatTemperatureRange(null, null, 'sem limites')).toBe('sem limites');
+    expect(formatTemperature(-0.001)).toBe('0,00 °C');
+  });
+
+  it('counts take the singular only for one', () => {
+    expect(pluralize(1, 'minuto', 'minutos')).toBe('1 minuto');
+    expect(pluralize(2, 'minuto', 'minutos')).toBe('2 minutos');
+    expect(pluralize(0, 'registro', 'registros')).toBe('0 registros');
+  });
+
   it('formats BRL with dot thousands and decimal comma', () => {
     expect(formatBRL(1234.56)).toBe('R$ 1.234,56');
     expect(formatBRL(250)).toBe('R$ 250,00');

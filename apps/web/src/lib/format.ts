@@ -1,5 +1,11 @@
+import { formatQuantity, formatRange } from '@sentinela/contract';
+
 /** pt-BR display formats (P7). Missing values show as "--", as the documents do. */
 export const EMPTY = '--';
+
+// Numbers, ranges and counts inside sentences come from the contract's one helper, shared with the server's texts
+// (device events, alarms, reports): a decimal comma with two digits, "a" between the ends of a range, "1 minuto".
+export { formatDecimal, formatRange, pluralize } from '@sentinela/contract';
 
 type DateInput = string | number | Date | null | undefined;
 
@@ -62,13 +68,16 @@ export const formatCardDateTime = (value: DateInput) => formatLocal(value, 'DD/M
 export const formatDateTimeMinutes = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm');
 
 function formatMeasure(value: number | null | undefined, unit: string): string {
-  return value === null || value === undefined || Number.isNaN(value) ? EMPTY : `${decimal2.format(value)} ${unit}`;
+  return value === null || value === undefined || Number.isNaN(value) ? EMPTY : formatQuantity(value, unit);
 }
 
 /** 23,50 °C */
 export const formatTemperature = (value: number | null | undefined) => formatMeasure(value, '°C');
 /** 45,10 % */
 export const formatHumidity = (value: number | null | undefined) => formatMeasure(value, '%');
+/** Limits or an observed range: "-15,29 a -14,00 °C", "mínimo 2,00 °C"; `none` when neither end is set. */
+export const formatTemperatureRange = (min: number | null | undefined, max: number | null | undefined, none?: string) => formatRange(min, max, '°C', { none });
+export const formatHumidityRange = (min: number | null | undefined, max: number | null | undefined, none?: string) => formatRange(min, max, '%', { none });
 
 /** Cuts text longer than `max` characters and adds an ellipsis (P6: email 30, enterprise name 20). */
 export function truncate(text: string, max: number): string {

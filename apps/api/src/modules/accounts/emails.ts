@@ -1,3 +1,4 @@
+import { pluralize } from '@sentinela/contract';
 import { composeMail } from '../mail/compose';
 import type { OutgoingMail } from '../mail/transport';
 
@@ -10,7 +11,7 @@ export function confirmationMail(to: { name: string; email: string }, url: strin
     greeting: `Olá, ${to.name}!`,
     paragraphs: ['Recebemos o seu cadastro no Sentinela. Para ativar sua conta, confirme que este e-mail é seu.'],
     action: { label: 'Confirmar e-mail', url },
-    footnotes: [`Este link vale por ${hours} horas e só pode ser usado uma vez.`, 'Se você não se cadastrou no Sentinela, ignore esta mensagem.'],
+    footnotes: [`Este link vale por ${pluralize(hours, 'hora', 'horas')} e só pode ser usado uma vez.`, 'Se você não se cadastrou no Sentinela, ignore esta mensagem.'],
   });
 }
 
@@ -21,7 +22,7 @@ export function recoveryCodeMail(to: { name: string; email: string }, code: stri
     greeting: `Olá, ${to.name}!`,
     paragraphs: ['Use o código abaixo na tela Alterar senha para escolher uma nova senha:'],
     code,
-    footnotes: [`O código vale por ${minutes} minutos e só pode ser usado uma vez.`, 'Se você não pediu para recuperar a senha, ignore esta mensagem: sua senha continua a mesma.'],
+    footnotes: [`O código vale por ${pluralize(minutes, 'minuto', 'minutos')} e só pode ser usado uma vez.`, 'Se você não pediu para recuperar a senha, ignore esta mensagem: sua senha continua a mesma.'],
   });
 }
 
@@ -36,6 +37,6 @@ export function welcomeMail(to: { name: string; email: string }, by: { enterpris
     ],
     code,
     action: { label: 'Escolher minha senha', url },
-    footnotes: [`O código vale por ${hours} horas e só pode ser usado uma vez. Depois disso, use "Esqueci minha senha" na tela de login.`],
+    footnotes: [`O código vale por ${pluralize(hours, 'hora', 'horas')} e só pode ser usado uma vez. Depois disso, use "Esqueci minha senha" na tela de login.`],
   });
 }

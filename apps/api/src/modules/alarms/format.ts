@@ -1,16 +1,4 @@
-import { ALARM_TYPE_NAMES, type AlarmType } from '@sentinela/contract';
-
-/** pt-BR number with two decimals and a decimal comma (P7): 8 → "8,00", -18.5 → "-18,50". */
-export function formatDecimal(value: number): string {
-  return value.toFixed(2).replace('.', ',');
-}
-
-/** An observed range, "8,50 °C - 9,20 °C", or "--" when nothing was observed. */
-export function formatRange(min: number | null, max: number | null, unit: string): string {
-  if (min === null && max === null) return '--';
-  const part = (v: number | null) => (v === null ? '--' : `${formatDecimal(v)} ${unit}`);
-  return `${part(min)} - ${part(max)}`;
-}
+import { ALARM_TYPE_NAMES, formatDecimal, pluralize, type AlarmType } from '@sentinela/contract';
 
 /** The message an alarm is opened with, e.g. "Temperatura acima do limite máximo (8,00 °C)". */
 export function alarmMessage(type: AlarmType, limit: number | null): string {
@@ -25,7 +13,7 @@ export function alarmMessage(type: AlarmType, limit: number | null): string {
     case 'humidity_low':
       return `Umidade abaixo do limite mínimo${value}`;
     case 'no_data':
-      return `Sem dados há mais de ${limit ?? 0} minutos`;
+      return `Sem dados há mais de ${pluralize(limit ?? 0, 'minuto', 'minutos')}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AlarmNotification, AlarmType } from '@sentinela/contract';
+import { formatRange, type AlarmNotification, type AlarmType } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
@@ -6,7 +6,7 @@ import type { TenantScope } from '../../lib/tenant-scope';
 import type { AlarmChangedEvent, EventBus } from '../../realtime/event-bus';
 import { findDeviceByMacInScope, findDeviceInScope } from '../devices/repository';
 import type { AlarmChanges } from './evaluator';
-import { alarmMessage, alarmTypeName, formatRange } from './format';
+import { alarmMessage, alarmTypeName } from './format';
 import {
   acknowledgeAlarm,
   deleteExcursions,

@@ -1,4 +1,4 @@
-import { formatBRL } from '@sentinela/contract';
+import { formatBRL, pluralize } from '@sentinela/contract';
 import type { MailContent } from '../mail/compose';
 
 const day = (d: Date) => d.toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' });
@@ -34,7 +34,7 @@ export function invoiceOverdueMail(to: string, invoice: MailInvoice, graceDays: 
     subject: `Fatura nº ${invoice.number} do Sentinela vencida`,
     paragraphs: [
       `A fatura nº ${invoice.number} (${formatBRL(invoice.amount_cents)}) venceu em ${day(invoice.due_at)} e ainda não foi paga.`,
-      `Sem o pagamento em até ${graceDays} dias após o vencimento, o acesso da empresa será restrito. Nenhum dado é apagado.`,
+      `Sem o pagamento em até ${pluralize(graceDays, 'dia', 'dias')} após o vencimento, o acesso da empresa será restrito. Nenhum dado é apagado.`,
     ],
     action: { label: 'Pagar Fatura', url: financialUrl(publicUrl) },
   };

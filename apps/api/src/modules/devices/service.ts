@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { ClientMeta } from '../auth/session-service';
-import { LOCATION_MESSAGES } from '@sentinela/contract';
+import { formatRange, LOCATION_MESSAGES } from '@sentinela/contract';
 import { listDeviceEvents, recordDeviceEvent } from '../device-events/repository';
 import { findGroup, findLocation } from '../locations/repository';
 import { countReadingsOfDevice, findDeviceByMacInScope, findDeviceInScope, findPlacement, renameDevice, updateDeviceSettings } from './repository';
@@ -77,8 +77,8 @@ export class DeviceService {
 
     const parts: string[] = [];
     if (changes.name !== undefined && changes.name !== before.name) parts.push(`nome "${before.name}" → "${changes.name}"`);
-    if (tMin !== before.config.temperature.min || tMax !== before.config.temperature.max) parts.push(`temperatura ${range(tMin, tMax)} °C`);
-    if (hMin !== before.config.humidity.min || hMax !== before.config.humidity.max) parts.push(`umidade ${range(hMin, hMax)} %`);
+    if (tMin !== before.config.temperature.min || tMax !== before.config.temperature.max) parts.push(`temperatura ${formatRange(tMin, tMax, '°C', { none: 'sem limites' })}`);
+    if (hMin !== before.config.humidity.min || hMax !== before.config.humidity.max) parts.push(`umidade ${formatRange(hMin, hMax, '%', { none: 'sem limites' })}`);
     if (changes.out_of_range_minutes !== undefined) parts.push(`alarme após ${changes.out_of_range_minutes} min fora da faixa`);
     if (placement.text) parts.push(placement.text);
     if (changes.report_interval_seconds !== undefined && changes.report_interval_seconds !== (before.config.report_interval_seconds ?? null)) {
@@ -143,4 +143,3 @@ export class DeviceService {
   }
 }
 
-const range = (min: number | null, max: number | null) => `${min ?? '--'} a ${max ?? '--'}`;

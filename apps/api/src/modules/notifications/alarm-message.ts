@@ -1,6 +1,5 @@
-import { ALARM_TYPE_NAMES, type AlarmType } from '@sentinela/contract';
+import { ALARM_TYPE_NAMES, formatQuantity, type AlarmType } from '@sentinela/contract';
 import { zonedClock } from '../../reports/format';
-import { formatDecimal } from '../alarms/format';
 
 /** What an alarm message says: the alarm, its device and travel, and where to see more. */
 export interface AlarmFacts {
@@ -29,7 +28,7 @@ const MEASURES: Record<AlarmType, string> = {
 
 /** The value that crossed the limit: the highest seen for a "high" alarm, the lowest for a "low" one. */
 function valueOf(f: AlarmFacts): string {
-  const pick = (v: number | null, unit: string) => (v === null ? '--' : `${formatDecimal(v)} ${unit}`);
+  const pick = (v: number | null, unit: string) => (v === null ? '--' : formatQuantity(v, unit));
   switch (f.type) {
     case 'temperature_high':
       return pick(f.temperatureMax, '°C');
@@ -49,7 +48,7 @@ function valueOf(f: AlarmFacts): string {
  * was written with the limit in force when the alarm opened, which the device's settings may no longer hold.
  */
 function limitOf(f: AlarmFacts): string {
-  if (f.type === 'no_data') return /(\d+ minutos)/.exec(f.message)?.[1] ?? '--';
+  if (f.type === 'no_data') return /(\d+ minutos?)/.exec(f.message)?.[1] ?? '--';
   return /\(([^()]+)\)$/.exec(f.message)?.[1] ?? '--';
 }
 

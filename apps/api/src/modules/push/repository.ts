@@ -1,4 +1,4 @@
-import type { PushSubscriptionInfo } from '@sentinela/contract';
+import { pluralize, type PushSubscriptionInfo } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 
 export async function listSubscriptions(db: Db, userId: string): Promise<PushSubscriptionInfo[]> {
@@ -35,5 +35,5 @@ export async function recordPushRecipients(db: Db, deliveryId: string, browsers:
 /** "Push de João Silva (2 navegadores)": the delivery log's words for a push delivery's recipient. */
 export function pushRecipientText(userName: string | null, recipient: string): string {
   const n = /^\d+$/.test(recipient) ? Number(recipient) : null;
-  return `Push de ${userName ?? 'usuário removido'}${n === null ? '' : ` (${n} ${n === 1 ? 'navegador' : 'navegadores'})`}`;
+  return `Push de ${userName ?? 'usuário removido'}${n === null ? '' : ` (${pluralize(n, 'navegador', 'navegadores')})`}`;
 }

@@ -1,4 +1,4 @@
-import { NOTIFICATION_MESSAGES } from '@sentinela/contract';
+import { NOTIFICATION_MESSAGES, pluralize } from '@sentinela/contract';
 import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
@@ -35,7 +35,7 @@ export class TelegramLinkService {
       'Olá! Sou o bot do Sentinela.',
       'Para receber aqui os alarmes dos seus dispositivos, vincule esta conversa à sua conta:',
       url,
-      `O link vale por ${this.config.telegramLinkMinutes} minutos e pode ser usado uma vez.`,
+      `O link vale por ${pluralize(this.config.telegramLinkMinutes, 'minuto', 'minutos')} e pode ser usado uma vez.`,
     ].join('\n\n');
   }
 

@@ -1,4 +1,5 @@
 import {
+  formatRange,
   Profile,
   TRAVEL_TRANSITIONS,
   TravelStatus,
@@ -292,7 +293,7 @@ export class TravelService {
         trx,
         actor,
         input.device_id,
-        `Configuração na viagem ${routeText(travel.origin_address, travel.destiny_address)}: nome "${input.name}"; temperatura ${range(tMin, tMax)} °C; umidade ${range(hMin, hMax)} %`,
+        `Configuração na viagem ${routeText(travel.origin_address, travel.destiny_address)}: nome "${input.name}"; temperatura ${formatRange(tMin, tMax, '°C', { none: 'sem limites' })}; umidade ${formatRange(hMin, hMax, '%', { none: 'sem limites' })}`,
         now,
       );
     });
@@ -487,5 +488,4 @@ function checkRanges(tMin: number | null, tMax: number | null, hMin: number | nu
   if (hMin !== null && hMax !== null && hMin >= hMax) throw new AppError('VALIDATION', M.humidityRange);
 }
 
-const range = (min: number | null, max: number | null) => `${min ?? '--'} a ${max ?? '--'}`;
 const routeText = (origin: string, destiny: string) => `"${origin}" → "${destiny}"`;

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Tabs.css';
 import { Center, Group, Loader, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { formatHumidity, formatTemperature } from '../../lib/format';
+import { formatHumidity, formatHumidityRange, formatTemperature, formatTemperatureRange } from '../../lib/format';
 import type { ChartModel, Measure } from './model';
 
 const LineChart = lazy(() => import('./LineChart'));
@@ -10,6 +10,12 @@ export const MEASURE_FORMAT: Record<Measure, (value: number | null) => string> =
   temperature: formatTemperature,
   humidity: formatHumidity,
 };
+
+/** "Limites: 2,00 a 8,00 °C" under a chart, or nothing when the device has no limit of that measure. */
+export function limitsNote(measure: Measure, limits: { min: number | null; max: number | null }): string | undefined {
+  if (limits.min === null && limits.max === null) return undefined;
+  return `Limites: ${(measure === 'temperature' ? formatTemperatureRange : formatHumidityRange)(limits.min, limits.max)}`;
+}
 
 /** The Temperatura and Umidade tabs of the documents' charts (device history, travel device cards). */
 export function MeasureTabs({ children }: { children: (measure: Measure) => ReactNode }) {

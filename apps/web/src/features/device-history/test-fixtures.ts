@@ -26,7 +26,7 @@ export function makeAlarm(overrides: Partial<AlarmNotification> = {}): AlarmNoti
     message: 'Temperatura acima do limite (-16,00 °C)',
     type: 'temperature_high',
     type_formatted: 'Temperatura alta',
-    temperature_formatted: '-15,20 °C - -14,10 °C',
+    temperature_formatted: '-15,20 a -14,10 °C',
     humidity_formatted: '--',
     temperature: { min: -15.2, max: -14.1 },
     humidity: { min: null, max: null },

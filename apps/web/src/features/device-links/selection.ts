@@ -1,6 +1,8 @@
+import { pluralize } from '../../lib/format';
+
 /** The counter of /add-beacons: "item/itens selecionado(s)". */
 export function selectionCounter(count: number): string {
-  return count === 1 ? '1 item selecionado' : `${count} itens selecionados`;
+  return pluralize(count, 'item selecionado', 'itens selecionados');
 }
 
 const fold = (text: string) =>

@@ -2,7 +2,7 @@ import { Alert, Center, Loader, Stack, Text } from '@mantine/core';
 import type { HistorySeries } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { MEASURE_FORMAT, MeasureChartPanel, MeasureTabs } from '../../../components/chart/MeasureTabs';
+import { limitsNote, MEASURE_FORMAT, MeasureChartPanel, MeasureTabs } from '../../../components/chart/MeasureTabs';
 import { useHistorySeries } from '../api/get-history-series';
 import { hasChartData, toChartModel, type Measure } from '../chart-data';
 import { HISTORY_MESSAGES } from '../messages';
@@ -50,6 +50,6 @@ export function MeasureChart({ series, measure }: { series: HistorySeries | unde
     { label: 'Mínima', value: format(stats.min) },
     ...(measure === 'temperature' ? [{ label: 'Média', value: format(stats.mean) }] : []),
   ];
-  const note = limits.min !== null || limits.max !== null ? `Limites: ${format(limits.min)} a ${format(limits.max)}` : undefined;
+  const note = limitsNote(measure, limits);
   return <MeasureChartPanel figures={figures} note={note} model={model} measure={measure} testId="chart-stats" />;
 }

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Table.css';
 import { Alert, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
 import type { ReactNode } from 'react';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatInteger, pluralize } from '../../../lib/format';
 import { useCoverage } from '../api/get-coverage';
 
 /** Gaps listed on screen; the reports list them all. */
@@ -36,7 +36,7 @@ export function CoverageSummary({ coverage }: { coverage: Coverage }) {
           <Figure label="Cobertura" testId="coverage-percent">
             {coverage.percent === null ? '--' : `${percent.format(coverage.percent)} %`}{' '}
             <Text span size="xs" c="dimmed">
-              ({coverage.received} de {coverage.expected} leituras esperadas)
+              ({formatInteger(coverage.received)} de {pluralize(coverage.expected, 'leitura esperada', 'leituras esperadas')})
             </Text>
           </Figure>
           <Figure label="Lacunas" testId="coverage-gaps">

@@ -211,7 +211,7 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
     expect(stats.textContent).toContain('Máxima-17,90 °C');
     expect(stats.textContent).toContain('Mínima-19,50 °C');
     expect(stats.textContent).toContain('Média-18,50 °C');
-    expect(stats.textContent).toContain('Limites: -22,00 °C a -16,00 °C');
+    expect(stats.textContent).toContain('Limites: -22,00 a -16,00 °C');
 
     await userEvent.click(screen.getByRole('tab', { name: 'Umidade' }));
     const humidity = await screen.findByTestId('chart-stats');
@@ -324,7 +324,7 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
       '01/03/2024 10:00:00',
       'Temperatura alta',
       'Temperatura acima do limite (-16,00 °C)',
-      '-15,20 °C - -14,10 °C',
+      '-15,20 a -14,10 °C',
       '--',
       'Não',
       'Sim',

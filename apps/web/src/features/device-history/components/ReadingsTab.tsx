@@ -3,7 +3,7 @@ import '@mantine/core/styles/Table.css';
 import { Alert, Center, Group, Loader, Pagination, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { dayjs } from '../../../lib/dayjs';
-import { EMPTY, formatDateTime, formatHumidity, formatInteger, formatTemperature } from '../../../lib/format';
+import { EMPTY, formatDateTime, formatHumidity, formatTemperature, pluralize } from '../../../lib/format';
 import { HISTORY_PAGE_SIZE, useHistoryPage } from '../api/get-history-page';
 import { HISTORY_MESSAGES } from '../messages';
 
@@ -38,7 +38,7 @@ export function ReadingsTab({ mac, filterQuery, page, onPageChange }: ReadingsTa
       )}
       {readings.data && !readings.isError && (
         <Text size="sm" c="dimmed" data-testid="readings-total">
-          {total === 1 ? '1 registro' : `${formatInteger(total)} registros`} de {formatDateTime(readings.data.from)} a{' '}
+          {pluralize(total, 'registro', 'registros')} de {formatDateTime(readings.data.from)} a{' '}
           {formatDateTime(readings.data.to)}
         </Text>
       )}

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { COLOUR_STATE_COLOR, COLOUR_STATE_LABELS } from '../../../components/device-state/colour-state';
 import { NOTHING_SHOWN, type DeviceShown } from '../location-state';
 import { ApiError } from '../../../lib/api-client';
-import { formatTemperature } from '../../../lib/format';
+import { formatTemperature, pluralize } from '../../../lib/format';
 import { useDeviceGroups } from '../api/list-device-groups';
 import { usePlaceDevice } from '../api/place-device';
 import { useRemoveDeviceGroup } from '../api/remove-device-group';
@@ -223,7 +223,7 @@ function GroupsSection({ location, groups, loading, failed, canManage }: { locat
               <Text size="sm" style={{ flex: 1 }}>
                 {group.name}{' '}
                 <Text span size="xs" c="dimmed">
-                  ({group.devices} {group.devices === 1 ? 'dispositivo' : 'dispositivos'})
+                  ({pluralize(group.devices, 'dispositivo', 'dispositivos')})
                 </Text>
               </Text>
               {canManage && removing !== group._id && (

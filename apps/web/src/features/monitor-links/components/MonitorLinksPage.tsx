@@ -8,7 +8,7 @@ import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatInteger } from '../../../lib/format';
+import { formatDateTime, formatInteger, pluralize } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
 import { useMonitorLinks, useRevokeMonitorLink } from '../api/monitor-links';
 import { CreateMonitorLinkModal } from './CreateMonitorLinkModal';
@@ -26,13 +26,12 @@ const STATUS_BADGE: Record<LinkStatus, { label: string; color: string }> = {
   revoked: { label: 'Revogado', color: 'gray' },
 };
 
-const plural = (n: number, one: string, many: string) => `${formatInteger(n)} ${n === 1 ? one : many}`;
 
 /** "2 viagens, 3 dispositivos", with the names on hover. */
 function scopeSummary(link: MonitorLink): string {
   const parts = [];
-  if (link.travels.length > 0) parts.push(plural(link.travels.length, 'viagem', 'viagens'));
-  if (link.devices.length > 0) parts.push(plural(link.devices.length, 'dispositivo', 'dispositivos'));
+  if (link.travels.length > 0) parts.push(pluralize(link.travels.length, 'viagem', 'viagens'));
+  if (link.devices.length > 0) parts.push(pluralize(link.devices.length, 'dispositivo', 'dispositivos'));
   return parts.join(', ') || 'Nada (itens removidos)';
 }
 

@@ -30,7 +30,7 @@ function acknowledgedAlarm(acknowledge: NonNullable<OpenAlarm['acknowledge']>): 
     message: TRUCK.message,
     type: TRUCK.type,
     type_formatted: TRUCK.type_formatted,
-    temperature_formatted: '9,50 °C - 9,50 °C',
+    temperature_formatted: '9,50 °C',
     humidity_formatted: '--',
     temperature: { min: 9.5, max: 9.5 },
     humidity: { min: null, max: null },

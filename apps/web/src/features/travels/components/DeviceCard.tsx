@@ -10,7 +10,7 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import type { ExportFormat } from '../../../components/report-export/request-export';
-import { formatCardDateTime, formatHumidity, formatTemperature } from '../../../lib/format';
+import { formatCardDateTime, formatHumidityRange, formatTemperatureRange } from '../../../lib/format';
 import { CardReadings, cardFrameStyle } from '../../../components/device-state/CardReadings';
 import { shownState, type ColourState } from '../../../components/device-state/colour-state';
 import type { Silence } from '../../../components/device-state/freshness';
@@ -30,9 +30,6 @@ interface DeviceCardProps extends DeviceCardActions {
   /** Set once the device has gone quiet: the card turns neutral and says for how long. */
   silence?: Silence | null;
 }
-
-const range = (min: number | null, max: number | null, format: (value: number | null) => string) =>
-  min === null && max === null ? 'sem limites' : `${min === null ? '--' : format(min)} a ${max === null ? '--' : format(max)}`;
 
 /** A device of a travel (T2): name, battery, temperature with its colour state, humidity, last update, menu. */
 export function DeviceCard({ device, state: colourState, silence = null, onCharts, onHistory, onSettings, onReport }: DeviceCardProps) {
@@ -102,8 +99,8 @@ export function DeviceCard({ device, state: colourState, silence = null, onChart
         <CardReadings state={state} temperature={device.temperature.value} humidity={device.humidity.value} battery={device.battery.value} temperatureSize={26} />
 
         <Text size="xs" c="dimmed">
-          Limites: {range(device.config.temperature.min, device.config.temperature.max, formatTemperature)} ·{' '}
-          {range(device.config.humidity.min, device.config.humidity.max, formatHumidity)}
+          Limites: {formatTemperatureRange(device.config.temperature.min, device.config.temperature.max, 'sem limites')} ·{' '}
+          {formatHumidityRange(device.config.humidity.min, device.config.humidity.max, 'sem limites')}
         </Text>
         {silence && (
           <Text size="sm" fw={600} c="gray.7" data-testid="card-silence">

@@ -4,6 +4,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { MEASURE_FORMAT, MeasureChartPanel, MeasureTabs } from '../../../components/chart/MeasureTabs';
 import type { Measure } from '../../../components/chart/model';
+import { pluralize } from '../../../lib/format';
 import { useTravelDeviceHistory } from '../api/get-device-history';
 import { measureStats, readingsChartModel } from '../chart';
 import { TRAVEL_MESSAGES } from '../messages';
@@ -59,5 +60,5 @@ function MeasurePanel({ readings, measure, device }: { readings: Parameters<type
     { label: 'Máxima', value: format(stats.max) },
     { label: 'Mínima', value: format(stats.min) },
   ];
-  return <MeasureChartPanel figures={figures} note={`${stats.count} leituras`} model={model} measure={measure} testId="graph-stats" />;
+  return <MeasureChartPanel figures={figures} note={pluralize(stats.count, 'leitura', 'leituras')} model={model} measure={measure} testId="graph-stats" />;
 }
