@@ -5,6 +5,7 @@ import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
 import errorHandler, { frameworkError } from './plugins/error-handler';
+import connections from './plugins/connections';
 import loadShedding from './plugins/load-shedding';
 import securityHeaders from './plugins/security-headers';
 import auth from './plugins/auth';
@@ -82,6 +83,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const services = createServices(config, db, options.clock ?? systemClock, app.log);
 
   // Ecosystem first, then ours, then routes.
+  // The connection guard before anything: a connection over its address's cap costs nothing else.
+  await app.register(connections, { config });
   // Shedding first: an overloaded process answers 503 before spending anything on the request.
   await app.register(loadShedding, { maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
   await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });

@@ -48,6 +48,12 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   // Far above the default (120): test files reconnect often from one address; the limit has its own test.
   socketConnectsPerAddressPerMinute: 100_000,
   socketMaxMessageBytes: 16 * 1024,
+  // Far above the default (256): test files open many connections from 127.0.0.1; the cap has its own test.
+  connectionsPerAddress: 10_000,
+  connectionsMax: 0,
+  httpHeadersTimeoutSeconds: 10,
+  httpRequestTimeoutSeconds: 120,
+  httpKeepAliveTimeoutSeconds: 10,
   dbPoolSize: 5,
   mqttEnabled: false,
   mqttPort: 0,
@@ -60,6 +66,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mqttMaxPacketBytes: 1024 * 1024,
   mqttConnectMaxBytes: 16_384,
   mqttConnectTimeoutSeconds: 10,
+  mqttIdleTimeoutSeconds: 300,
   mqttTls: undefined,
   ingestBodyLimitBytes: 16 * 1024 * 1024,
   noDataCheckSeconds: 0,
@@ -185,6 +192,13 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
     if (!dump) throw new Error('the global setup made no migrated PGlite database');
     return openDatabase({ dataDir: 'memory://', embedded: { ...(await pgliteAssets()), loadDataDir: new Blob([readFileSync(dump)]) } });
   }
+  return openDatabase({ databaseUrl: (await copyOfTemplate())!, dataDir: '', poolSize: 5 });
+}
+
+/** On PostgreSQL, the URL of a fresh copy of the migrated template (for a server process a test starts); null on PGlite. */
+export async function copyOfTemplate(): Promise<string | null> {
+  const postgres = inject('postgres');
+  if (!postgres) return null;
   const name = `t_${randomUUID().replace(/-/g, '')}`;
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
@@ -193,7 +207,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   } finally {
     await admin.end();
   }
-  return openDatabase({ databaseUrl: withDatabase(postgres.url, name), dataDir: '', poolSize: 5 });
+  return withDatabase(postgres.url, name);
 }
 
 export type TestContext = Awaited<ReturnType<typeof createTestContext>>;

@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +5,6 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { connectAsync, type MqttClient } from 'mqtt';
 import fc from 'fast-check';
-import forge from 'node-forge';
 import { fixedHeader, runPoisonGateway } from '../../../bench/lib/poison-gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IngestPart } from '../src/ingest/ingest-service';
@@ -14,6 +12,7 @@ import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { HOSTILE_STRINGS, hostileValue, jsonText, type Pools } from './hostile-values';
 import { at, readingsOf } from './ingest-helpers';
+import { selfSignedCertificate } from './tls-certificate';
 
 /**
  * The embedded broker against hostile gateways (issue 9, ADR 12): poison messages are acknowledged and counted
@@ -34,23 +33,6 @@ let auroraKey: string;
 let auroraGatewayId: string;
 let vidaKey: string;
 let vidaGatewayId: string;
-
-/** A self-signed certificate for 127.0.0.1, as an operator would configure MQTT_TLS_CERT/MQTT_TLS_KEY. */
-function selfSignedCertificate(): { cert: string; key: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  cert.serialNumber = '01';
-  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-  const subject = [{ name: 'commonName', value: '127.0.0.1' }];
-  cert.setSubject(subject);
-  cert.setIssuer(subject);
-  cert.setExtensions([{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }]);
-  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  cert.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: keyPem };
-}
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), 'sentinela-mqtts-'));

@@ -33,6 +33,15 @@ const Env = z.object({
   SOCKETS_PER_ADDRESS: z.coerce.number().int().positive().default(100),
   SOCKET_CONNECTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(120),
   SOCKET_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().default(16 * 1024),
+  // Connection floods (issue 21, ADR 51): connections open at once per client address (HTTP, MQTT, MQTT over TLS) and
+  // in all (0: the file-descriptor limit less a reserve); how long an HTTP connection may take to send its headers and
+  // its whole request, and stay idle between requests; how long an authenticated MQTT connection may stay silent.
+  CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+  CONNECTIONS_MAX: z.coerce.number().int().min(0).default(0),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  MQTT_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   // Ingestion (D5): an embedded MQTT broker by default; with MQTT_URL, a subscriber to that broker instead.
   MQTT_ENABLED: z.enum(['0', '1']).default('1'),
@@ -206,6 +215,18 @@ export interface AppConfig {
   socketConnectsPerAddressPerMinute: number;
   /** Largest live-channel message a client may send. */
   socketMaxMessageBytes: number;
+  /**
+   * Connections open at once per client address, across the HTTP (unless trustProxy: there every connection comes
+   * from the proxy), MQTT and MQTT-over-TLS listeners; 0: no cap.
+   */
+  connectionsPerAddress: number;
+  /** Connections open at once across those listeners; 0: the process's file-descriptor limit less a reserve. */
+  connectionsMax: number;
+  /** An HTTP connection must send a request's headers within this (a silent connection is closed), and all of it within the next. */
+  httpHeadersTimeoutSeconds: number;
+  httpRequestTimeoutSeconds: number;
+  /** An idle keep-alive HTTP connection is closed after this. */
+  httpKeepAliveTimeoutSeconds: number;
   dbPoolSize: number;
   /** MQTT ingestion on or off (tests build the app without it unless they ask). */
   mqttEnabled: boolean;
@@ -223,7 +244,10 @@ export interface AppConfig {
   mqttSubscriberConnections: number;
   mqttMaxPacketBytes: number;
   mqttConnectMaxBytes: number;
+  /** From its TCP connection, a gateway must complete the TLS handshake (mqtts) and authenticate within this. */
   mqttConnectTimeoutSeconds: number;
+  /** An authenticated MQTT connection that sends nothing (not even a PINGREQ) this long is closed. */
+  mqttIdleTimeoutSeconds: number;
   /** MQTT over TLS on its own port, when a certificate and key are configured (PEM file paths). */
   mqttTls: { certPath: string; keyPath: string; port: number; host: string } | undefined;
   ingestBodyLimitBytes: number;
@@ -414,6 +438,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.CARD_PROVIDER === 'pagarme' && (!e.PAGARME_PUBLIC_KEY || !e.PAGARME_SECRET_KEY)) {
     throw new Error('Invalid configuration:\n  PAGARME_PUBLIC_KEY, PAGARME_SECRET_KEY: required with CARD_PROVIDER=pagarme');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new Error('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_SECONDS: at most HTTP_REQUEST_TIMEOUT_SECONDS (the headers are part of the request)');
+  }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
   }
@@ -444,6 +471,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     socketsPerAddress: e.SOCKETS_PER_ADDRESS,
     socketConnectsPerAddressPerMinute: e.SOCKET_CONNECTS_PER_ADDRESS_PER_MINUTE,
     socketMaxMessageBytes: e.SOCKET_MAX_MESSAGE_BYTES,
+    connectionsPerAddress: e.CONNECTIONS_PER_ADDRESS,
+    connectionsMax: e.CONNECTIONS_MAX,
+    httpHeadersTimeoutSeconds: e.HTTP_HEADERS_TIMEOUT_SECONDS,
+    httpRequestTimeoutSeconds: e.HTTP_REQUEST_TIMEOUT_SECONDS,
+    httpKeepAliveTimeoutSeconds: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
     dbPoolSize: e.DB_POOL_SIZE,
     mqttEnabled: e.MQTT_ENABLED === '1',
     mqttPort: e.MQTT_PORT,
@@ -456,6 +488,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mqttMaxPacketBytes: e.MQTT_MAX_PACKET_BYTES,
     mqttConnectMaxBytes: e.MQTT_CONNECT_MAX_BYTES,
     mqttConnectTimeoutSeconds: e.MQTT_CONNECT_TIMEOUT_SECONDS,
+    mqttIdleTimeoutSeconds: e.MQTT_IDLE_TIMEOUT_SECONDS,
     mqttTls: e.MQTT_TLS_CERT && e.MQTT_TLS_KEY
       ? { certPath: path.resolve(e.MQTT_TLS_CERT), keyPath: path.resolve(e.MQTT_TLS_KEY), port: e.MQTT_TLS_PORT, host: e.MQTT_TLS_HOST ?? e.HOST }
       : undefined,

@@ -1,6 +1,8 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { createServer as createTlsServer } from 'node:tls';
+import { createSecureContext, TLSSocket, type SecureContext } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import type { ConnectionGuard } from '../lib/connection-guard';
+import { ThrottledLog } from '../lib/throttled-log';
 import type { EventBus } from '../realtime/event-bus';
 import type { GatewayIdentity, IngestService } from './ingest-service';
 import { ShardedBatchers } from './micro-batcher';
@@ -50,6 +52,11 @@ function authError(message: string, returnCode: number): AuthenticateError {
  * Every connection goes through a PacketGuard (oversize packets refused by their header, before authentication
  * too), and a client id is the gateway's own: the broker keys sessions by (gateway, client id), so another key
  * using the same id is another client and never takes the first one offline.
+ *
+ * Connection floods (issue 21, ADR 51): both listeners go through the process's connection guard (connections per
+ * address and in all); from its TCP connection a client has `connectTimeoutMs` to finish the TLS handshake (mqtts)
+ * and authenticate, however slowly it trickles bytes; once authenticated, a connection silent for `idleTimeoutMs`
+ * (no message, not even a PINGREQ: a keep-alive of 0 or of hours) is closed.
  */
 export async function startEmbeddedBroker(options: {
   ingest: IngestService;
@@ -58,10 +65,13 @@ export async function startEmbeddedBroker(options: {
   port: number;
   limits: PacketLimits;
   connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  connections: ConnectionGuard;
   tls?: BrokerTls | undefined;
   log: Logger;
 }): Promise<EmbeddedBroker> {
   const { ingest, log } = options;
+  const warnings = new ThrottledLog(log);
   const gatewayOf = new WeakMap<Client, GatewayIdentity>();
   const connected = new Set<Client>();
 
@@ -91,7 +101,7 @@ export async function startEmbeddedBroker(options: {
           // The session's identity is (gateway, client id): two gateways may pick the same id without either one
           // replacing the other, and a gateway reconnecting with its own id replaces its own stale connection.
           client.id = `${gateway.id}/${client.id}`;
-          if (client.conn instanceof PacketGuard) client.conn.authenticated = true;
+          if (client.conn instanceof PacketGuard) client.conn.authenticate();
           gatewayOf.set(client, gateway);
           connected.add(client);
           done(null, true);
@@ -130,22 +140,52 @@ export async function startEmbeddedBroker(options: {
     for (const client of connected) if (gatewayOf.get(client)?.id === gatewayId) client.close();
   });
 
-  const guarded = (socket: Socket) => {
-    const guard = new PacketGuard(socket, options.limits, (reason, declaredBytes) => {
-      log.warn({ reason, declaredBytes, remoteAddress: socket.remoteAddress }, 'mqtt packet refused; connection closed');
+  /**
+   * One accepted TCP connection: TLS layered on it when `secureContext` is given (here rather than by tls.Server, so
+   * that the connection guard sees the TCP connection before any handshake work, and so that the deadline runs from
+   * the TCP connection: tls.Server's handshake timeout restarts with every byte, and a client trickling bytes would
+   * never meet it), then handed to Aedes behind a PacketGuard.
+   */
+  const accept = (raw: Socket, secureContext?: SecureContext) => {
+    if (raw.destroyed) return; // refused by the connection guard
+    // The handshake, the CONNECT and the key's check, all within connectTimeoutMs of the TCP connection.
+    const deadline = setTimeout(() => raw.destroy(), options.connectTimeoutMs);
+    raw.once('close', () => clearTimeout(deadline));
+    const serve = (socket: Socket) => {
+      const guard = new PacketGuard(socket, options.limits, {
+        onRefused: (reason, declaredBytes) => {
+          warnings.warn(`packet:${reason}`, { reason, declaredBytes, remoteAddress: raw.remoteAddress }, 'mqtt packet refused; connection closed');
+        },
+        onAuthenticated: () => {
+          clearTimeout(deadline);
+          socket.setTimeout(options.idleTimeoutMs, () => socket.destroy());
+        },
+      });
+      broker.handle(guard as unknown as Socket);
+    };
+    if (!secureContext) return serve(raw);
+    const socket = new TLSSocket(raw, { isServer: true, secureContext });
+    let secure = false;
+    socket.once('secure', () => {
+      secure = true;
+      serve(socket);
     });
-    broker.handle(guard as unknown as Socket);
+    // A handshake that fails (a plain-text client, a bad certificate) concerns that connection only.
+    socket.on('error', (err) => {
+      if (!secure) warnings.warn('tls-handshake', { err: err.message, remoteAddress: raw.remoteAddress }, 'mqtts handshake failed');
+      socket.destroy();
+    });
   };
-  const server: Server = createServer(guarded);
+  const server: Server = createServer((raw) => accept(raw));
+  options.connections.watch(server, 'mqtt');
   const port = await listen(server, options.port, options.host, 'MQTT_PORT', () => broker.close());
   log.info({ port }, 'embedded MQTT broker listening');
   let tlsServer: Server | undefined;
   let tlsPort: number | null = null;
   if (options.tls) {
-    // The CONNECT timeout covers the handshake too: a client that opens TLS and goes silent holds nothing for long.
-    tlsServer = createTlsServer({ cert: options.tls.cert, key: options.tls.key, handshakeTimeout: options.connectTimeoutMs }, guarded);
-    // A handshake that fails (a plain-text client, a bad certificate) concerns that connection only.
-    tlsServer.on('tlsClientError', (err) => log.info({ err: err.message }, 'mqtts handshake failed'));
+    const secureContext = createSecureContext({ cert: options.tls.cert, key: options.tls.key });
+    tlsServer = createServer((raw) => accept(raw, secureContext));
+    options.connections.watch(tlsServer, 'mqtts');
     tlsPort = await listen(tlsServer, options.tls.port, options.tls.host, 'MQTT_TLS_PORT', () => {
       server.close();
       broker.close();

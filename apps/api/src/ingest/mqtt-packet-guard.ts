@@ -18,11 +18,18 @@ export interface PacketLimits {
 
 export type RefusalReason = 'packet_too_large' | 'malformed_length';
 
+export interface PacketGuardEvents {
+  /** A packet was refused by its header; the connection is being closed. */
+  onRefused(reason: RefusalReason, declaredBytes: number): void;
+  /** The broker accepted the client's key (see `authenticate`). */
+  onAuthenticated?(): void;
+}
+
 type State = 'type' | 'length' | 'body';
 
 export class PacketGuard extends Duplex {
-  /** Set when the broker has accepted the client's key: from then on the larger cap applies. */
-  authenticated = false;
+  /** Whether the broker has accepted the client's key: from then on the larger cap applies. */
+  private authenticated = false;
   private state: State = 'type';
   private remaining = 0;
   private multiplier = 1;
@@ -31,7 +38,7 @@ export class PacketGuard extends Duplex {
   constructor(
     readonly socket: Duplex & { remoteAddress?: string | undefined },
     private readonly limits: PacketLimits,
-    private readonly onRefused: (reason: RefusalReason, declaredBytes: number) => void,
+    private readonly events: PacketGuardEvents,
   ) {
     super({ allowHalfOpen: false });
     socket.on('data', (chunk: Buffer) => {
@@ -41,6 +48,12 @@ export class PacketGuard extends Duplex {
     socket.on('end', () => this.push(null));
     socket.on('close', () => this.destroy());
     socket.on('error', (err) => this.destroy(err));
+  }
+
+  /** Called by the broker once it accepted the client's key. */
+  authenticate(): void {
+    this.authenticated = true;
+    this.events.onAuthenticated?.();
   }
 
   /** Where the client connects from, for the log. */
@@ -83,7 +96,7 @@ export class PacketGuard extends Duplex {
   }
 
   private refuse(reason: RefusalReason, declaredBytes: number): false {
-    this.onRefused(reason, declaredBytes);
+    this.events.onRefused(reason, declaredBytes);
     this.socket.destroy();
     this.destroy();
     return false;

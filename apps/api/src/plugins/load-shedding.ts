@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import underPressure from '@fastify/under-pressure';
 import { MSG } from '@sentinela/contract';
+import { EventLoopLoad } from '../lib/event-loop-load';
 import { RetryLaterError } from '../lib/errors';
 
 declare module 'fastify' {
@@ -11,6 +11,10 @@ declare module 'fastify' {
      * a busy server for a dead one) and ingestion (a reading refused is a reading a gateway must hold and resend).
      */
     keepsAnsweringUnderLoad?: boolean;
+  }
+  interface FastifyInstance {
+    /** The event loop's load, sampled once a second (what shedding decides on, and what /api/health reports). */
+    load: EventLoopLoad;
   }
 }
 
@@ -23,16 +27,17 @@ export interface LoadSheddingOptions {
 /**
  * Load shedding (issue 9): while the event loop lags, requests are answered at once with a 503 and Retry-After
  * (pt-BR), before any session lookup, so the work already queued can finish and the lag drains instead of
- * growing. The loop's delay is sampled once a second by @fastify/under-pressure (`app.memoryUsage()`).
+ * growing. The loop's delay is sampled once a second (`EventLoopLoad`, which cannot throw: issue 21).
  */
 async function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions) {
-  await app.register(underPressure, {
-    maxEventLoopDelay: opts.maxEventLoopDelayMs,
-    retryAfter: opts.retryAfterSeconds,
-    pressureHandler: (request) => {
-      if (request.routeOptions.config.keepsAnsweringUnderLoad) return undefined;
-      return Promise.reject(new RetryLaterError('SERVICE_UNAVAILABLE', MSG.overloaded, opts.retryAfterSeconds));
-    },
+  const load = new EventLoopLoad(app.log);
+  app.decorate('load', load);
+  app.addHook('onClose', async () => load.stop());
+  if (opts.maxEventLoopDelayMs <= 0) return;
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (load.get().eventLoopDelayMs <= opts.maxEventLoopDelayMs) return;
+    if (request.routeOptions.config.keepsAnsweringUnderLoad) return;
+    throw new RetryLaterError('SERVICE_UNAVAILABLE', MSG.overloaded, opts.retryAfterSeconds);
   });
 }
 

@@ -70,6 +70,8 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
           port: config.mqttPort,
           limits: { maxPacketBytes: config.mqttMaxPacketBytes, maxConnectBytes: config.mqttConnectMaxBytes },
           connectTimeoutMs: config.mqttConnectTimeoutSeconds * 1000,
+          idleTimeoutMs: config.mqttIdleTimeoutSeconds * 1000,
+          connections: app.connections,
           tls: tls && { cert: await readFile(tls.certPath), key: await readFile(tls.keyPath), host: tls.host, port: tls.port },
           log: app.log,
         });
@@ -89,4 +91,4 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
   });
 }
 
-export default fp(mqtt, { name: 'mqtt' });
+export default fp(mqtt, { name: 'mqtt', dependencies: ['connections'] });

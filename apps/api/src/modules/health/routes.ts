@@ -17,12 +17,12 @@ export const healthRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     { schema: { response: { 200: Health } }, config: { permission: 'public', keepsAnsweringUnderLoad: true } },
     async () => {
       await sql`select 1`.execute(services.db);
-      const usage = app.memoryUsage();
+      const load = app.load.get();
       const finite = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : 0);
       return {
         status: 'ok' as const,
         time: services.clock.now().toISOString(),
-        load: { eventLoopDelayMs: finite(usage.eventLoopDelay), eventLoopUtilization: finite(usage.eventLoopUtilized) },
+        load: { eventLoopDelayMs: finite(load.eventLoopDelayMs), eventLoopUtilization: finite(load.eventLoopUtilization) },
       };
     },
   );
