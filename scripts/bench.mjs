@@ -30,7 +30,10 @@
 // group (--mqtt-subscribers sessions each, 16), gateways publishing --mqtt-rate messages a second (5,000); prints
 // the broker's PUBACK p99, readings stored per second, and checks every acknowledged reading was stored, each
 // message delivered to one server only. --only mqtt-cluster runs it alone.
-// --only ingest|history|realtime|reports|abuse|web runs one of the six.
+// Then what a person waits for (bench/ux.ts, issue 27 item 9): in Chromium, the median of --ux-runs (5) cold
+// contexts from pressing Entrar to the first device of Meus Dispositivos, and of a cold /directions to its first
+// row, against a server with the demo data; and where the time goes (the sign-in, the code, the API calls in series).
+// --only ingest|history|realtime|reports|abuse|web|ux runs one of the seven.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,6 +44,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, startPostgres } from './lib/postgres.mjs';
 import { startRedis } from './lib/redis.mjs';
+import { ensureChromium } from './lib/chromium.mjs';
 import { mqttClusterBenchmark } from './lib/bench-mqtt-cluster.mjs';
 import { formatRouteSizes, routeSizes } from './lib/route-sizes.mjs';
 import { BENCH_LIMITS_ENV, serverArgs } from './lib/server-process.mjs';
@@ -74,6 +78,7 @@ const { values: args } = parseArgs({
     'abuse-seconds': { type: 'string' },
     'abuse-attacks': { type: 'string', default: 'uploads,flood,poison' },
     'abuse-upload-pause': { type: 'string', default: '1000' },
+    'ux-runs': { type: 'string', default: '5' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -161,6 +166,7 @@ try {
   }
   if (!args.only || args.only === 'abuse') await abuseBenchmark();
   if (!args.only || args.only === 'web') webSizes();
+  if (!args.only || args.only === 'ux') await uxBenchmark();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -168,6 +174,36 @@ try {
   }
   for (const cleanup of cleanups) await cleanup();
   postgres.stop();
+}
+
+/** A server with the demo data and the built web app, as `npm start` runs it, timed in Chromium (bench/ux.ts). */
+async function uxBenchmark() {
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('the web build failed');
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_ux');
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_ux';
+  const httpPort = await freePort();
+  const child = spawn(process.execPath, serverArgs(root), {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, ...BENCH_LIMITS_ENV, NODE_ENV: 'production', DATABASE_URL: u.toString(), PORT: String(httpPort), HOST: '127.0.0.1',
+      MQTT_ENABLED: '0', DEMO: '1', DEMO_LIVE: '0', LOG_LEVEL: 'warn', WEB_DIST: path.join(root, 'apps/web/dist'),
+    },
+  });
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  });
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  await waitForHealth(baseUrl, child);
+  if ((await runScript('bench/ux.ts', ['--url', baseUrl, '--runs', args['ux-runs'], '--chromium', ensureChromium()])) !== 0) process.exitCode = 1;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
 }
 
 /** Runs a benchmark script that prints its own table; resolves with its exit code. */
