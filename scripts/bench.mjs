@@ -33,7 +33,10 @@
 // Then what a person waits for (bench/ux.ts, issue 27 item 9): in Chromium, the median of --ux-runs (5) cold
 // contexts from pressing Entrar to the first device of Meus Dispositivos, and of a cold /directions to its first
 // row, against a server with the demo data; and where the time goes (the sign-in, the code, the API calls in series).
-// --only ingest|history|realtime|reports|abuse|web|ux runs one of the seven.
+// Then alarm latency (bench/alarm-latency.ts, issue 27 item 6): while HTTP ingestion runs at full speed, probe devices
+// of another enterprise go out of range one by one (--alarm-probes 200, --alarm-rate 2 a second); from each reading's
+// POST to the local SMTP server and the local Telegram Bot API receiving its alarm, p50/p99/max.
+// --only ingest|history|realtime|reports|abuse|web|ux|alarms runs one of the eight.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -79,6 +82,8 @@ const { values: args } = parseArgs({
     'abuse-attacks': { type: 'string', default: 'uploads,flood,poison' },
     'abuse-upload-pause': { type: 'string', default: '1000' },
     'ux-runs': { type: 'string', default: '5' },
+    'alarm-probes': { type: 'string', default: '200' },
+    'alarm-rate': { type: 'string', default: '2' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -167,6 +172,7 @@ try {
   if (!args.only || args.only === 'abuse') await abuseBenchmark();
   if (!args.only || args.only === 'web') webSizes();
   if (!args.only || args.only === 'ux') await uxBenchmark();
+  if (!args.only || args.only === 'alarms') await alarmLatencyBenchmark();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -174,6 +180,19 @@ try {
   }
   for (const cleanup of cleanups) await cleanup();
   postgres.stop();
+}
+
+/** Alarm delivery under ingestion load (bench/alarm-latency.ts): its own database, the load's devices from `setup`. */
+async function alarmLatencyBenchmark() {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_alarms');
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_alarms';
+  const { key } = await phase('setup', ['--db', u.toString(), '--devices', args.devices]);
+  const code = await runScript('bench/alarm-latency.ts', ['--db', u.toString(), '--key', key, '--devices', args.devices, '--probes', args['alarm-probes'], '--rate', args['alarm-rate'], '--pool', args.pool]);
+  if (code !== 0) process.exitCode = 1;
 }
 
 /** A server with the demo data and the built web app, as `npm start` runs it, timed in Chromium (bench/ux.ts). */
