@@ -114,7 +114,11 @@ describe('tenant isolation', () => {
     const { token } = await ctx.login('aurora.adm');
     const res = await ctx.request('GET', '/api/gateways/connection', token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ http: { url: 'http://sentinela.test/api/ingest/readings' }, mqtt: null });
+    expect(res.json()).toEqual({
+      http: { url: 'http://sentinela.test/api/ingest/readings' },
+      mqtt: null,
+      ruuvi: { http_url: 'http://sentinela.test/api/ingest/ruuvi', mqtt_topic: null },
+    });
     expect((await ctx.request('GET', '/api/gateways/connection', (await ctx.login('joao.silva')).token)).statusCode).toBe(403);
   });
 
@@ -138,6 +142,7 @@ describe('connection details with the embedded broker', () => {
       expect(res.json()).toEqual({
         http: { url: 'https://monitor.example.com.br/api/ingest/readings' },
         mqtt: { host: 'monitor.example.com.br', port: withMqtt.app.mqtt!.port, tls_port: null, topic: 'devices/{mac}/readings' },
+        ruuvi: { http_url: 'https://monitor.example.com.br/api/ingest/ruuvi', mqtt_topic: 'ruuvi/{gateway_mac}/{mac}' },
       });
       expect(withMqtt.app.mqtt!.port).toBeGreaterThan(0);
     } finally {

@@ -178,7 +178,9 @@ describe('firmware (M1)', () => {
   });
 });
 
-describe('gateways (D5)', () => {
+const LONG_NAME = 'Gateway da câmara fria número três da doca sul do CD de Contagem (MG)';
+
+describe('gateways (D5, X2)', () => {
   it('an enterprise admin creates a gateway key, sees it once with the instructions, and revokes it', async () => {
     const { context, page, csp } = await signedIn('aurora.adm');
     await openMenu(page, 'Gateways');
@@ -207,6 +209,24 @@ describe('gateways (D5)', () => {
     await dialog.getByText(`-p ${mqttPort} -q 1`, { exact: false }).waitFor();
     expect(await dialog.innerText()).toContain('devices/AA:BB:CC:DD:EE:FF/readings');
     await screenshot(page, 'gateways-key-mqtt-desktop');
+
+    // A Ruuvi Gateway (X6): its custom HTTP server URL with the key as Bearer token, and the default MQTT prefix.
+    await dialog.getByRole('tab', { name: 'Ruuvi Gateway' }).click();
+    const ruuviPanel = dialog.getByRole('tabpanel');
+    await ruuviPanel.getByText('Use custom HTTP(S) server').waitFor();
+    expect(await ruuviPanel.innerText()).toContain(`${baseURL}/api/ingest/ruuvi`);
+    expect(await ruuviPanel.innerText()).toContain('ruuvi/{mac do gateway}/{mac da tag}');
+    await settle(page);
+    await screenshot(page, 'gateways-key-ruuvi-desktop');
+    // Its test command works as shown: the address and the Bearer key are taken (the example tag is not registered).
+    const command = (await ruuviPanel.locator('pre').last().innerText()).trim();
+    const url = /curl -X POST '([^']+)'/.exec(command)![1]!;
+    const authorization = /-H 'Authorization: ([^']+)'/.exec(command)![1]!;
+    const body = /-d '(.+)'$/s.exec(command)![1]!;
+    expect(authorization).toBe(`Bearer ${key}`);
+    const relayed = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+    expect(relayed.status).toBe(200);
+    expect(await relayed.json()).toMatchObject({ accepted: 0, rejected: [expect.objectContaining({ code: 'unknown_device' })] });
 
     // The key works as the instructions say.
     const send = () =>
@@ -243,23 +263,45 @@ describe('gateways (D5)', () => {
   it('fits a phone, and an ordinary user has no Gateways entry', async () => {
     const { context, page, csp } = await signedIn('aurora.adm', PHONE);
     await page.goto('/gateways');
-    await rowWith(page, 'Doca Norte').waitFor();
+    await page.getByTestId('gateway-card').filter({ hasText: 'Doca Norte' }).waitFor();
     await screenshot(page, 'gateways-list-phone');
     await page.getByRole('button', { name: 'Novo gateway' }).click();
     const dialog = page.getByRole('dialog', { name: 'Novo gateway' });
-    await dialog.getByLabel(/^Nome/).fill('Câmara 3');
+    await dialog.getByLabel(/^Nome/).fill(LONG_NAME);
     await dialog.getByRole('button', { name: 'Criar gateway' }).click();
-    await page.getByRole('dialog', { name: 'Gateway criado' }).getByText('Copie a chave agora').waitFor();
+    const created = page.getByRole('dialog', { name: 'Gateway criado' });
+    await created.getByText('Copie a chave agora').waitFor();
     await settle(page);
     await screenshot(page, 'gateways-key-phone');
+    await created.getByRole('tab', { name: 'Ruuvi Gateway' }).click();
+    await created.getByText('Use custom HTTP(S) server').waitFor();
+    await settle(page);
+    await screenshot(page, 'gateways-key-ruuvi-phone');
     await page.getByRole('button', { name: 'Concluir' }).click();
+    // On a phone each gateway is a card: the whole name wraps, and its actions stay on the screen.
+    const card = page.getByTestId('gateway-card').filter({ hasText: LONG_NAME });
+    await card.waitFor();
+    const revoke = await card.getByRole('button', { name: 'Revogar' }).boundingBox();
+    expect(revoke!.x + revoke!.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.getByRole('button', { name: 'Como conectar um gateway' }).click();
+    await page.getByTestId('how-to-connect').getByRole('tab', { name: 'Ruuvi Gateway' }).click();
+    await page.getByTestId('how-to-connect').getByText('Use custom HTTP(S) server').waitFor();
+    await screenshot(page, 'gateways-list-phone-long-name');
     expect(csp).toEqual([]);
     await context.close();
 
-    // The super admin sees every enterprise's gateways, with their enterprise.
+    // The super admin sees every enterprise's gateways, with their enterprise; a long name is cut, the actions stay.
     const admin = await signedIn('admin');
     await openMenu(admin.page, 'Gateways');
     await rowWith(admin.page, 'Doca Norte').getByText('Aurora Alimentos').waitFor();
+    const longRow = rowWith(admin.page, LONG_NAME);
+    const cut = await longRow.getByTestId('gateway-name').evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(cut).toBe(true);
+    const button = await longRow.getByRole('button', { name: 'Revogar' }).boundingBox();
+    expect(button!.x + button!.width).toBeLessThanOrEqual(DESKTOP.width);
+    await longRow.getByTestId('gateway-name').hover();
+    expect(await admin.page.getByRole('tooltip').innerText()).toBe(LONG_NAME);
     await screenshot(admin.page, 'gateways-super-admin-desktop');
     expect(admin.csp).toEqual([]);
     await admin.context.close();

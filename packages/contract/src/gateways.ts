@@ -39,6 +39,8 @@ export type RenameGatewayBody = z.infer<typeof RenameGatewayBody>;
 
 /** The MQTT topic readings are published to; `{mac}` is the beacon's MAC address. */
 export const GATEWAY_MQTT_TOPIC = 'devices/{mac}/readings';
+/** The topics a Ruuvi Gateway publishes to with its default prefix (`ruuvi/{gateway mac}/`), one per tag (ADR 33). */
+export const RUUVI_MQTT_TOPIC = 'ruuvi/{gateway_mac}/{mac}';
 
 /**
  * GET /api/gateways/connection: where this server takes readings, as configured, for the instructions shown with a
@@ -56,5 +58,10 @@ export const GatewayConnection = z.object({
       topic: z.string(),
     })
     .nullable(),
+  /**
+   * A Ruuvi Gateway set up as it is (README "Ruuvi Gateway and other BLE sensors"): its custom HTTP(S) server URL, and
+   * the topic it publishes to through this server's broker (null without one; host and ports are `mqtt`'s).
+   */
+  ruuvi: z.object({ http_url: z.string(), mqtt_topic: z.string().nullable() }),
 });
 export type GatewayConnection = z.infer<typeof GatewayConnection>;

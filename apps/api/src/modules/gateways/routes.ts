@@ -4,6 +4,7 @@ import {
   CreateGatewayBody,
   Gateway,
   GATEWAY_MQTT_TOPIC,
+  RUUVI_MQTT_TOPIC,
   GatewayConnection,
   GatewayList,
   IdParam,
@@ -32,6 +33,7 @@ export const gatewayRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       const embedded = app.mqtt && app.mqtt.kind === 'embedded' ? app.mqtt : null;
       return {
         http: { url: `${config.publicUrl}/api/ingest/readings` },
+        ruuvi: { http_url: `${config.publicUrl}/api/ingest/ruuvi`, mqtt_topic: embedded ? RUUVI_MQTT_TOPIC : null },
         mqtt: embedded
           ? {
               host: new URL(config.publicUrl).hostname,

@@ -34,3 +34,29 @@ export function mqttExample(connection: GatewayConnection, key: string, tls: boo
     `  -m ${shellQuote(JSON.stringify(exampleReading(now)))}`,
   ].join('\n');
 }
+
+/** A RuuviTag's data format 5 advertisement (README's example): what a Ruuvi Gateway relays, undecoded ("raw"). */
+const EXAMPLE_RUUVI_ADVERTISEMENT = '0201061BFF99040512FC5394C37C0004FFFC040CAC364200CDCBB8334C884F';
+const EXAMPLE_GATEWAY_MAC = 'C8:25:2D:8E:9C:2C';
+
+/**
+ * `curl` posting what a Ruuvi Gateway posts to its custom HTTP(S) server, with the key as the Bearer token the
+ * gateway's settings ask for: a way to check the address and the key before touching the gateway.
+ */
+export function ruuviHttpExample(connection: GatewayConnection, key: string): string {
+  const body = JSON.stringify({
+    data: { gw_mac: EXAMPLE_GATEWAY_MAC, coordinates: '', tags: { [EXAMPLE_MAC]: { rssi: -71, data: EXAMPLE_RUUVI_ADVERTISEMENT } } },
+  });
+  return [
+    `curl -X POST ${shellQuote(connection.ruuvi.http_url)} \\`,
+    `  -H ${shellQuote(`Authorization: Bearer ${key}`)} \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d ${shellQuote(body)}`,
+  ].join('\n');
+}
+
+/** The MQTT topic prefix a Ruuvi Gateway must keep (its default), as typed in its settings; null without MQTT. */
+export function ruuviTopicPrefix(connection: GatewayConnection): string | null {
+  const topic = connection.ruuvi.mqtt_topic;
+  return topic ? topic.slice(0, topic.lastIndexOf('/') + 1).replace('{gateway_mac}', '{mac do gateway}') : null;
+}

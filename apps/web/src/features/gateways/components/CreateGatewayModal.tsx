@@ -1,6 +1,5 @@
 import '@mantine/core/styles/Combobox.css';
-import '@mantine/core/styles/Tabs.css';
-import { Alert, Button, Group, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { CreateGatewayBody, type CreatedGateway } from '@sentinela/contract';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -8,7 +7,7 @@ import { useEnterprises } from '../../../components/EnterprisePicker';
 import { FormModal } from '../../../components/FormModal';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateGateway, useGatewayConnection } from '../api/gateways';
-import { httpExample, mqttExample } from '../instructions';
+import { ConnectionInstructions } from './ConnectionInstructions';
 import { CopyableBlock } from './CopyableBlock';
 
 interface CreateGatewayModalProps {
@@ -20,7 +19,7 @@ interface CreateGatewayModalProps {
 
 /**
  * Novo gateway: a name (and, for the super admin, an enterprise), then the key, shown this once, with the
- * instructions to send readings over HTTP and MQTT to this server. Closes only by its buttons.
+ * instructions to send readings over HTTP, MQTT or from a Ruuvi Gateway to this server. Closes only by its buttons.
  */
 export function CreateGatewayModal({ opened, onClose, choosesEnterprise }: CreateGatewayModalProps) {
   const create = useCreateGateway();
@@ -100,8 +99,6 @@ function CreatedKey({ gateway, onDone }: { gateway: CreatedGateway; onDone: () =
   const connection = useGatewayConnection();
   const [now] = useState(() => new Date());
   const data = connection.data;
-  const mqttPlain = data ? mqttExample(data, gateway.key, false, now) : null;
-  const mqttTls = data ? mqttExample(data, gateway.key, true, now) : null;
   return (
     <Stack>
       <Alert color="yellow" title="Copie a chave agora" icon={<IconAlertTriangle />}>
@@ -114,47 +111,7 @@ function CreatedKey({ gateway, onDone }: { gateway: CreatedGateway; onDone: () =
           {errorMessage(connection.error, 'Não foi possível carregar os endereços de envio.')}
         </Alert>
       )}
-      {data && (
-        <Tabs defaultValue="http" keepMounted={false}>
-          <Tabs.List>
-            <Tabs.Tab value="http">HTTP</Tabs.Tab>
-            <Tabs.Tab value="mqtt">MQTT</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="http" pt="sm">
-            <Stack gap="sm">
-              <Text size="sm">
-                Envie lotes de leituras por <b>POST</b> para <b style={{ wordBreak: 'break-all' }}>{data.http.url}</b> com o cabeçalho{' '}
-                <b>Authorization: ApiKey &lt;chave&gt;</b>. Cada leitura tem <b>mac</b>, <b>ts</b> (UTC) e os valores medidos; até 5.000 por
-                lote.
-              </Text>
-              <CopyableBlock label="Exemplo com curl" value={httpExample(data, gateway.key, now)} block />
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="mqtt" pt="sm">
-            {mqttPlain ? (
-              <Stack gap="sm">
-                <Text size="sm">
-                  Conecte-se a <b>{data.mqtt!.host}</b>, porta <b>{data.mqtt!.port}</b>
-                  {data.mqtt!.tls_port ? (
-                    <>
-                      {' '}
-                      (ou <b>{data.mqtt!.tls_port}</b> com TLS)
-                    </>
-                  ) : null}
-                  , com qualquer usuário e a chave como senha. Publique com QoS 1 no tópico <b>{data.mqtt!.topic}</b>, uma leitura ou{' '}
-                  <b>{'{"readings": [...]}'}</b> por mensagem.
-                </Text>
-                <CopyableBlock label="Exemplo com mosquitto_pub" value={mqttPlain} block />
-                {mqttTls && <CopyableBlock label="Exemplo com TLS" value={mqttTls} block />}
-              </Stack>
-            ) : (
-              <Text size="sm" c="dimmed">
-                Este servidor não recebe leituras por MQTT com chaves de gateway. Use o envio por HTTP.
-              </Text>
-            )}
-          </Tabs.Panel>
-        </Tabs>
-      )}
+      {data && <ConnectionInstructions connection={data} gatewayKey={gateway.key} now={now} />}
       <Group justify="flex-end">
         <Button onClick={onDone}>Concluir</Button>
       </Group>

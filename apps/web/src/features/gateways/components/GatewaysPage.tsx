@@ -1,21 +1,25 @@
 import '../styles';
-import { Alert, Badge, Button, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Code, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, Profile, type Gateway } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
-import { NoWrap } from '../../../components/NoWrap';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatInteger } from '../../../lib/format';
 import { useRequiredSession } from '../../../lib/session';
 import { useGateways, useRevokeGateway } from '../api/gateways';
 import { CreateGatewayModal } from './CreateGatewayModal';
+import { HowToConnect } from './HowToConnect';
 import { RenameGatewayModal } from './RenameGatewayModal';
 
+/** Names longer than this may not fit their cell: they get the tooltip with the whole name. */
+const NAME_SHOWN = 28;
+const NAME_MAX_WIDTH = 220;
+
 /**
- * /gateways "Gateways" (D5): the keys gateways send readings with. An enterprise admin manages its enterprise's,
+ * /gateways "Gateways" (D5, X2): the keys gateways send readings with. An enterprise admin manages its enterprise's,
  * the super admin every one (and platform gateways). A key is shown once, at creation; revoking is immediate.
  */
 export function GatewaysPage() {
@@ -38,8 +42,40 @@ export function GatewaysPage() {
     });
   };
 
+  const rename = (g: Gateway) => {
+    setTarget(g);
+    setRenaming(true);
+  };
+  const askRevoke = (g: Gateway) => {
+    setTarget(g);
+    setRevoking(true);
+  };
+  // Wrap within their cell or card: a long name never pushes them off the screen.
+  const actions = (g: Gateway) => (
+    <Group gap="xs" wrap="wrap" miw={96}>
+      <Button size="xs" variant="default" onClick={() => rename(g)}>
+        Renomear
+      </Button>
+      <Button size="xs" variant="light" color="red" disabled={g.revoked_at !== null} onClick={() => askRevoke(g)}>
+        Revogar
+      </Button>
+    </Group>
+  );
+
   const columns: DataTableColumn<Gateway>[] = [
-    { key: 'name', header: 'Nome', render: (g) => g.name, sortValue: (g) => g.name },
+    {
+      key: 'name',
+      header: 'Nome',
+      // A long name is cut on one line (the whole of it in the tooltip), so the actions stay on screen.
+      render: (g) => (
+        <Tooltip label={g.name} disabled={g.name.length <= NAME_SHOWN} multiline maw={320} withArrow events={{ hover: true, focus: true, touch: true }}>
+          <Text size="sm" truncate="end" maw={NAME_MAX_WIDTH} data-testid="gateway-name" tabIndex={g.name.length > NAME_SHOWN ? 0 : undefined}>
+            {g.name}
+          </Text>
+        </Tooltip>
+      ),
+      sortValue: (g) => g.name,
+    },
     ...(isSuperAdmin
       ? [{ key: 'enterprise', header: 'Empresa', render: (g: Gateway) => g.enterprise?.name ?? 'Plataforma', sortValue: (g: Gateway) => g.enterprise?.name ?? '' }]
       : []),
@@ -47,13 +83,14 @@ export function GatewaysPage() {
     {
       key: 'created_at',
       header: 'Criado em',
-      render: (g) => <NoWrap>{formatDateTime(g.created_at)}</NoWrap>,
+      // Dates may break between day and time: with the super admin's Empresa column the actions must still fit.
+      render: (g) => formatDateTime(g.created_at),
       sortValue: (g) => Date.parse(g.created_at),
     },
     {
       key: 'last_seen_at',
       header: 'Última atividade',
-      render: (g) => <NoWrap>{g.last_seen_at ? formatDateTime(g.last_seen_at) : 'Nunca'}</NoWrap>,
+      render: (g) => (g.last_seen_at ? formatDateTime(g.last_seen_at) : 'Nunca'),
       sortValue: (g) => (g.last_seen_at ? Date.parse(g.last_seen_at) : null),
     },
     {
@@ -65,42 +102,9 @@ export function GatewaysPage() {
     {
       key: 'status',
       header: 'Status',
-      render: (g) => (
-        <Badge color={g.revoked_at ? 'gray' : 'teal'} variant="light" style={{ minWidth: 'max-content' }} title={g.revoked_at ? `Revogado em ${formatDateTime(g.revoked_at)}` : undefined}>
-          {g.revoked_at ? 'Revogado' : 'Ativo'}
-        </Badge>
-      ),
+      render: (g) => <StatusBadge gateway={g} />,
     },
-    {
-      key: 'actions',
-      header: 'Ações',
-      render: (g) => (
-        <Group gap="xs" wrap="nowrap">
-          <Button
-            size="xs"
-            variant="default"
-            onClick={() => {
-              setTarget(g);
-              setRenaming(true);
-            }}
-          >
-            Renomear
-          </Button>
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            disabled={g.revoked_at !== null}
-            onClick={() => {
-              setTarget(g);
-              setRevoking(true);
-            }}
-          >
-            Revogar
-          </Button>
-        </Group>
-      ),
-    },
+    { key: 'actions', header: 'Ações', render: (g) => actions(g) },
   ];
 
   return (
@@ -115,6 +119,7 @@ export function GatewaysPage() {
         Cada gateway envia as leituras dos beacons com a sua própria chave. A chave aparece só uma vez, ao criar o gateway; revogar
         interrompe o envio na hora.
       </Text>
+      <HowToConnect />
       {gateways.isError && (
         <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
           {errorMessage(gateways.error, 'Não foi possível carregar os gateways.')}
@@ -128,6 +133,13 @@ export function GatewaysPage() {
         searchPlaceholder="Pesquisar gateways"
         emptyText={gateways.isError ? 'Não foi possível carregar os gateways.' : 'Nenhum gateway cadastrado'}
         loading={gateways.isPending && !gateways.isError}
+        renderCards={(rows) => (
+          <Stack gap="sm">
+            {rows.map((g) => (
+              <GatewayCard key={g._id} gateway={g} showEnterprise={isSuperAdmin} actions={actions(g)} />
+            ))}
+          </Stack>
+        )}
       />
       <CreateGatewayModal opened={creating} onClose={() => setCreating(false)} choosesEnterprise={isSuperAdmin} />
       <RenameGatewayModal key={target?._id ?? 'none'} gateway={target} opened={renaming} onClose={() => setRenaming(false)} />
@@ -143,5 +155,52 @@ export function GatewaysPage() {
         {`Deseja revogar o gateway ${target?.name ?? ''}? A chave ${target?.key_prefix ?? ''}… deixa de funcionar imediatamente, e isso não pode ser desfeito.`}
       </ConfirmModal>
     </Stack>
+  );
+}
+
+function StatusBadge({ gateway }: { gateway: Gateway }) {
+  return (
+    <Badge
+      color={gateway.revoked_at ? 'gray' : 'teal'}
+      variant="light"
+      style={{ minWidth: 'max-content' }}
+      title={gateway.revoked_at ? `Revogado em ${formatDateTime(gateway.revoked_at)}` : undefined}
+    >
+      {gateway.revoked_at ? 'Revogado' : 'Ativo'}
+    </Badge>
+  );
+}
+
+/** A gateway on a phone: the whole name (wrapped, never cut), what the table's columns say, and the actions. */
+function GatewayCard({ gateway, showEnterprise, actions }: { gateway: Gateway; showEnterprise: boolean; actions: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="gateway-card">
+      <Stack gap={6}>
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+          <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            {gateway.name}
+          </Text>
+          <StatusBadge gateway={gateway} />
+        </Group>
+        {showEnterprise && (
+          <Text size="xs" c="dimmed">
+            {gateway.enterprise?.name ?? 'Plataforma'}
+          </Text>
+        )}
+        <Text size="xs">
+          Chave <Code>{gateway.key_prefix}…</Code> · criado em {formatDateTime(gateway.created_at)}
+        </Text>
+        <Text size="xs">
+          Última atividade: {gateway.last_seen_at ? formatDateTime(gateway.last_seen_at) : 'Nunca'}
+          {gateway.rejected_today > 0 && (
+            <Text span c="orange" fw={600} size="xs">
+              {' '}
+              · {formatInteger(gateway.rejected_today)} rejeitadas hoje
+            </Text>
+          )}
+        </Text>
+        {actions}
+      </Stack>
+    </Paper>
   );
 }
