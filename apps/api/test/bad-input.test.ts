@@ -12,16 +12,24 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 describe('bad input', () => {
-  it('missing fields name the field', async () => {
+  it('missing fields are named in the issues; the message people read has no wire names (issue 26)', async () => {
     const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 'admin' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION', error: 'Campo obrigatório. (campo password)' });
+    expect(res.json()).toEqual({ statusCode: 400, code: 'VALIDATION', error: 'Campo obrigatório.', issues: [{ path: 'password', message: 'Campo obrigatório.' }] });
+    // A form's reason left out: "Informe o motivo da baixa manual.", never "(campo reason)".
+    const admin = (await ctx.login('admin')).token;
+    // The demo's billing issues invoices (src/seed/demo-billing.ts).
+    const invoice = await ctx.db.selectFrom('invoices').select('id').executeTakeFirstOrThrow();
+    const paid = await ctx.request('POST', `/api/invoices/${invoice.id}/mark-paid`, admin, {});
+    expect(paid.statusCode).toBe(400);
+    expect(paid.json().error).toBe('Informe o motivo da baixa manual.');
+    expect(paid.json().issues).toEqual([{ path: 'reason', message: 'Informe o motivo da baixa manual.' }]);
   });
 
   it('wrong types are refused in Portuguese', async () => {
     const res = await ctx.request('POST', '/api/authenticate', undefined, { username: 42, password: ['x'] });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('Usuário deve ser um texto. (campo username)');
+    expect(res.json().error).toBe('Usuário deve ser um texto.');
     expect(res.json().issues).toEqual([
       { path: 'username', message: 'Usuário deve ser um texto.' },
       { path: 'password', message: 'Senha deve ser um texto.' },
@@ -87,9 +95,9 @@ describe('values the database cannot hold are refused before they reach it', () 
       expect([400, 401], JSON.stringify(payload)).toContain(res.statusCode);
     }
     const nul = await ctx.request('POST', '/api/authenticate', undefined, { username: 'admin\u0000', password: 'x' });
-    expect(nul.json()).toMatchObject({ statusCode: 400, error: 'Usuário contém caracteres inválidos. (campo username)' });
+    expect(nul.json()).toMatchObject({ statusCode: 400, error: 'Usuário contém caracteres inválidos.' });
     const password = await ctx.request('POST', '/api/authenticate', undefined, { username: 'admin', password: 'a\u0000' });
-    expect(password.json().error).toBe('Senha contém caracteres inválidos. (campo password)');
+    expect(password.json().error).toBe('Senha contém caracteres inválidos.');
   });
 
   it('a limit of "Infinity" (or beyond what a sensor can read) is refused, and the device list keeps answering', async () => {
@@ -105,7 +113,8 @@ describe('values the database cannot hold are refused before they reach it', () 
     ] as const) {
       const res = await ctx.request('PUT', `/api/devices/${device.id}`, token, { config: { temperature: { max } } });
       expect(res.statusCode, String(max)).toBe(400);
-      expect(res.json().error).toBe(`${message} (campo config.temperature.max)`);
+      expect(res.json().error).toBe(message);
+      expect(res.json().issues[0].path).toBe('config.temperature.max');
     }
     const stored = await ctx.db.selectFrom('devices').select('temperature_max').where('id', '=', device.id).executeTakeFirstOrThrow();
     expect(stored.temperature_max).toBe(device.temperature_max);

@@ -75,7 +75,7 @@ describe('Configurações: notification channels (A10)', () => {
     expect(res.json().error).toMatch(/Vincule sua conta do Telegram/);
     res = await ctx.request('POST', '/api/me/config/notification-channel', joao, { channel: 'sms' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error).toMatch(/SMS não está configurado neste servidor/);
+    expect(res.json().error).toMatch(/O envio por SMS ainda não foi ativado neste servidor/);
     res = await ctx.request('POST', '/api/me/config/notification-channel', joao, { channel: 'push' });
     expect(res.statusCode).toBe(422);
     res = await ctx.request('POST', '/api/me/config/notification-channel', joao, { channel: 'fax' });

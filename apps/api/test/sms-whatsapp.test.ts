@@ -208,10 +208,16 @@ describe('SMS and WhatsApp not configured on this server', () => {
     const token = (await bare.login('joao.silva')).token;
     let res = await bare.request('POST', '/api/me/config/notification-channel', token, { channel: 'sms' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error).toBe('O envio por SMS não está configurado neste servidor: o administrador precisa definir SMS_ACCOUNT_SID, SMS_AUTH_TOKEN e SMS_FROM.');
+    expect(res.json().error).toBe('O envio por SMS ainda não foi ativado neste servidor. Peça ao responsável pela plataforma Sentinela para ativá-lo.');
     res = await bare.request('POST', '/api/me/config/notification-channel', token, { channel: 'whatsapp' });
     expect(res.statusCode).toBe(422);
-    expect(res.json().error).toBe('O envio por WhatsApp não está configurado neste servidor: o administrador precisa definir WHATSAPP_PHONE_NUMBER_ID e WHATSAPP_ACCESS_TOKEN.');
+    expect(res.json().error).toBe('O envio por WhatsApp ainda não foi ativado neste servidor. Peça ao responsável pela plataforma Sentinela para ativá-lo.');
+    // Users read these: no server setting names in any channel's reason (issue 26).
+    const settings = (await bare.request('GET', '/api/me/config/notification-channel/status', token)).json() as { channels: Array<{ reason: string | null }> };
+    const reasons = settings.channels.map((c) => c.reason).filter((r): r is string => r !== null);
+    expect(reasons.length).toBeGreaterThanOrEqual(3);
+    for (const reason of reasons) expect(reason).not.toMatch(/[A-Z]{2,}_[A-Z_]+/);
+    expect(reasons).toContain('O Telegram ainda não foi ativado neste servidor. Peça ao responsável pela plataforma Sentinela para ativá-lo.');
 
     // Toggles left on from when a provider was configured: skipped; e-mail (to the outbox) still goes.
     const user = await bare.db.selectFrom('users').select('id').where('username', '=', 'joao.silva').executeTakeFirstOrThrow();

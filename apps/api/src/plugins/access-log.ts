@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_VERSION } from '@sentinela/contract';
 import { clientMeta } from '../lib/client-meta';
+import { describeAccess } from '../modules/access-log/actions';
 import type { AppServices } from '../services';
 
 /** Records every authenticated request (P4, M7) through the batching writer. */
@@ -10,7 +11,8 @@ async function accessLog(app: FastifyInstance, { services }: { services: AppServ
     const auth = request.auth;
     if (!auth) return;
     const meta = clientMeta(request);
-    const path = request.routeOptions.url ?? request.url.split('?')[0] ?? request.url;
+    const route = request.routeOptions.url;
+    const path = route ?? request.url.split('?')[0] ?? request.url;
     services.accessLog.record({
       created_at: services.clock.now(),
       user_id: auth.userId,
@@ -23,7 +25,8 @@ async function accessLog(app: FastifyInstance, { services }: { services: AppServ
       method: request.method,
       path,
       status_code: reply.statusCode,
-      message: `${request.method} ${path} (${reply.statusCode})`,
+      // What the call did, in pt-BR, for whoever reads the log (M7); method, path and status stay in their columns.
+      message: describeAccess(request.method, route, reply.statusCode),
     });
   });
   app.addHook('onClose', async () => services.accessLog.flush());

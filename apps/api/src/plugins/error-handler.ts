@@ -31,9 +31,9 @@ async function errorHandler(app: FastifyInstance) {
         path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? MSG.invalidData,
       }));
-      const first = issues[0];
-      const message = first ? (first.path ? `${first.message} (campo ${first.path})` : first.message) : MSG.invalidData;
-      return send(reply, 'VALIDATION', message, issues);
+      // `error` is read by people (screens show it as it comes): the first message alone, in pt-BR; the contract's
+      // messages name their field ("Informe o motivo."). Which field, by its wire name, is for programs: `issues`.
+      return send(reply, 'VALIDATION', issues[0]?.message ?? MSG.invalidData, issues);
     }
 
     const known = error.code ? FASTIFY_CODES[error.code] : undefined;

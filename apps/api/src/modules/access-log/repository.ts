@@ -1,11 +1,12 @@
 import type { AccessLogEntry } from '@sentinela/contract';
 import type { Db } from '../../db/database';
+import { accessMessage } from './actions';
 
 export async function listAccessLogOfUser(db: Db, userId: string, limit = 1000): Promise<AccessLogEntry[]> {
   const rows = await db
     .selectFrom('access_log as a')
     .leftJoin('users as u', 'u.id', 'a.user_id')
-    .select(['a.id', 'a.created_at', 'a.client', 'a.client_version', 'a.client_os', 'a.ip', 'a.api_version', 'a.message', 'u.id as user_id', 'u.name as user_name'])
+    .select(['a.id', 'a.created_at', 'a.client', 'a.client_version', 'a.client_os', 'a.ip', 'a.api_version', 'a.message', 'a.method', 'a.path', 'a.status_code', 'u.id as user_id', 'u.name as user_name'])
     .where('a.user_id', '=', userId)
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'desc')
@@ -20,6 +21,6 @@ export async function listAccessLogOfUser(db: Db, userId: string, limit = 1000):
     ip: r.ip,
     apiVersion: r.api_version,
     user: r.user_id && r.user_name ? { _id: r.user_id, name: r.user_name } : null,
-    message: r.message,
+    message: accessMessage(r),
   }));
 }

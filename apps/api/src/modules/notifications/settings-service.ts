@@ -18,6 +18,10 @@ interface ChannelOwner {
 type Usability = Pick<NotificationChannelStatus, 'available' | 'reason' | 'action'>;
 
 const PROFILE_ACTION = { label: 'Ir para o Perfil', href: '/profile' };
+
+/** A channel this server was not set up for: what the user can do about it, in their words. */
+const notEnabledHere = (what: string) =>
+  `${what.charAt(0).toUpperCase()}${what.slice(1)} ainda não foi ativado neste servidor. Peça ao responsável pela plataforma Sentinela para ativá-lo.`;
 export const PUSH_ACTION = { label: 'Ativar neste navegador', href: '/settings#push' };
 
 /**
@@ -75,7 +79,8 @@ export class NotificationSettingsService {
           : { available: false, reason: 'Confirme seu e-mail para receber notificações por e-mail.', action: PROFILE_ACTION };
       case 'telegram':
         if (!this.telegram.configured) {
-          return { available: false, reason: 'O Telegram não está configurado neste servidor: o administrador precisa definir TELEGRAM_BOT_TOKEN.', action: null };
+          // Users read this: no setting names (the README's configuration table tells the platform's operator).
+          return { available: false, reason: notEnabledHere('o Telegram'), action: null };
         }
         if (owner.telegram_chat_id === null) {
           const url = this.telegram.url;
@@ -90,8 +95,7 @@ export class NotificationSettingsService {
       case 'whatsapp': {
         const name = channel === 'sms' ? 'SMS' : 'WhatsApp';
         if (!this.phones[channel].configured) {
-          const settings = channel === 'sms' ? 'SMS_ACCOUNT_SID, SMS_AUTH_TOKEN e SMS_FROM' : 'WHATSAPP_PHONE_NUMBER_ID e WHATSAPP_ACCESS_TOKEN';
-          return { available: false, reason: `O envio por ${name} não está configurado neste servidor: o administrador precisa definir ${settings}.`, action: null };
+          return { available: false, reason: notEnabledHere(`o envio por ${name}`), action: null };
         }
         const phone = brazilianMobile(owner.phone);
         return phone.ok ? ok : { available: false, reason: phoneProblemText(phone.problem, name), action: PROFILE_ACTION };

@@ -1,4 +1,4 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import type { AccessLogEntry } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -53,8 +53,32 @@ export function AccessLogPage() {
           rowKey={(e) => e._id}
           emptyText={log.isPending ? 'Carregando...' : 'Nada encontrado.'}
           loading={log.isPending}
+          renderCards={(rows) => (
+            <Stack gap="xs">
+              {rows.map((entry) => (
+                <EntryCard key={entry._id} entry={entry} />
+              ))}
+            </Stack>
+          )}
         />
       )}
     </Stack>
+  );
+}
+
+/** An entry on a phone: what was done first, then when, by whom and from where (the same fields as the columns). */
+function EntryCard({ entry }: { entry: AccessLogEntry }) {
+  return (
+    <Paper withBorder radius="md" p="sm" data-testid="access-log-card">
+      <Text fw={600} size="sm">
+        {entry.message}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {formatDateTime(entry.created_at)} · {entry.user?.name ?? EMPTY}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {text(entry.client)} {text(entry.clientVersion)} · {text(entry.clientOs)} · IP {text(entry.ip)} · API {entry.apiVersion}
+      </Text>
+    </Paper>
   );
 }

@@ -97,4 +97,26 @@ describe('push toggle on /settings (ADR 22)', () => {
     expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect((screen.getByRole('switch', { name: /^Push/ }) as HTMLInputElement).checked).toBe(false);
   });
+
+  it("the browser's English push error is said in pt-BR (a push service out of reach, or an unknown failure)", async () => {
+    for (const [failure, expected] of [
+      [new DOMException('Registration failed - push service error', 'AbortError'), 'O serviço de notificações do navegador não respondeu.'],
+      [new Error('Something unexpected'), 'Não foi possível ativar as notificações push neste navegador.'],
+    ] as const) {
+      const browser = stubPushBrowser('granted');
+      browser.subscribe.mockRejectedValueOnce(failure);
+      const { requests } = mockFetch(({ url }) => {
+        if (url.endsWith('/status')) return jsonResponse(status(false, false));
+        if (url.endsWith('/api/push/vapid-public-key')) return jsonResponse({ public_key: KEY });
+        return jsonResponse([]);
+      });
+      const view = renderWithProviders(<SettingsPage />);
+      await userEvent.click(await screen.findByRole('switch', { name: /^Push/ }));
+      const alert = (await screen.findByRole('alert')).textContent ?? '';
+      expect(alert).toContain(expected);
+      expect(alert).not.toMatch(/Registration failed|push service error|Something unexpected/);
+      expect(requests.filter((r) => r.method !== 'GET')).toEqual([]);
+      view.unmount();
+    }
+  });
 });

@@ -14,7 +14,7 @@ function settings(enabled: string[], linked = false): NotificationSettings {
     channels: [
       { channel: 'push', enabled: false, ...unavailable('As notificações push ainda não estão disponíveis neste servidor.') },
       { channel: 'email', enabled: enabled.includes('email'), available: true, reason: null, action: null },
-      { channel: 'sms', enabled: false, ...unavailable('O envio por SMS não está configurado neste servidor.') },
+      { channel: 'sms', enabled: false, ...unavailable('O envio por SMS ainda não foi ativado neste servidor. Peça ao responsável pela plataforma Sentinela para ativá-lo.') },
       linked
         ? { channel: 'telegram', enabled: enabled.includes('telegram'), available: true, reason: null, action: null }
         : { channel: 'telegram', enabled: false, ...unavailable('Vincule sua conta do Telegram.', { label: 'Abrir o bot no Telegram', href: 'https://t.me/bot' }) },

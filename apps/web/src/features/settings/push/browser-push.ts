@@ -15,8 +15,41 @@ export const PUSH_TEXT = {
   insecure: 'As notificações push só funcionam com o site aberto em HTTPS.',
   denied: 'As notificações estão bloqueadas para este site. Permita as notificações nas configurações do navegador (ícone ao lado do endereço) e tente de novo.',
   dismissed: 'Você não permitiu as notificações. Tente de novo e escolha "Permitir" quando o navegador perguntar.',
-  subscribeFailed: 'Não foi possível inscrever este navegador no serviço de push dele',
+  /** The push service of the browser (Google's, Mozilla's, Apple's) could not be reached or refused. */
+  serviceUnreachable:
+    'O serviço de notificações do navegador não respondeu. Ele precisa de acesso à internet: confira a conexão e tente de novo mais tarde, ou use outro navegador.',
+  workerFailed: 'Não foi possível instalar neste navegador o serviço de notificações do site. Recarregue a página e tente de novo.',
+  keyRefused: 'O navegador não aceitou a chave de notificações deste servidor. Avise o responsável pela plataforma.',
+  /** Anything else: the browser's own message is in English and means nothing to the user. */
+  generic: 'Não foi possível ativar as notificações push neste navegador. Tente de novo mais tarde ou use outro navegador.',
 } as const;
+
+/**
+ * What a failure of the browser's push APIs means for the user, in pt-BR: the known DOMException names of
+ * PushManager.subscribe and ServiceWorkerContainer.register, a generic text otherwise. Never the browser's own
+ * (English) message, such as Chrome's "Registration failed - push service error".
+ */
+export function pushFailureText(error: unknown): string {
+  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
+  switch (name) {
+    case 'NotAllowedError':
+      return PUSH_TEXT.denied;
+    case 'NotSupportedError':
+      return PUSH_TEXT.unsupported;
+    case 'InvalidAccessError':
+      return PUSH_TEXT.keyRefused;
+    case 'AbortError':
+    case 'NetworkError':
+    case 'TimeoutError':
+      return PUSH_TEXT.serviceUnreachable;
+    case 'SecurityError':
+    case 'InvalidStateError':
+    case 'TypeError':
+      return PUSH_TEXT.workerFailed;
+    default:
+      return PUSH_TEXT.generic;
+  }
+}
 
 const SERVICE_WORKER = '/sw.js';
 
@@ -71,8 +104,7 @@ export async function subscribeThisBrowser(vapidPublicKey: string): Promise<Push
       (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
     return subscription.toJSON();
   } catch (error) {
-    const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
-    throw new PushSetupError(`${PUSH_TEXT.subscribeFailed}${detail}. O navegador precisa alcançar o serviço de push dele pela internet: tente de novo mais tarde ou use outro navegador.`);
+    throw new PushSetupError(pushFailureText(error));
   }
 }
 
