@@ -8,6 +8,7 @@ import errorHandler, { frameworkError } from './plugins/error-handler';
 import connections from './plugins/connections';
 import loadShedding from './plugins/load-shedding';
 import securityHeaders from './plugins/security-headers';
+import auditContext from './plugins/audit-context';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
@@ -51,6 +52,8 @@ import { billingRoutes } from './modules/billing/routes';
 import { financialRoutes } from './modules/billing/financial-routes';
 import { cardRoutes } from './modules/cards/routes';
 import { subscriptionRoutes } from './modules/subscriptions/routes';
+import { auditTrailRoutes } from './modules/audit-trail/routes';
+import { complianceRoutes } from './modules/compliance/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -90,6 +93,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });
   await app.register(rateLimit, { global: false });
   await app.register(errorHandler);
+  // Before auth: the request's audit context exists before the caller is known (ADR 0060).
+  await app.register(auditContext);
   await app.register(auth, { sessions: services.sessions, userMaxRequestsPerMinute: config.userMaxRequestsPerMinute });
   await app.register(accessLog, { services });
   await app.register(mqtt, { services });
@@ -136,6 +141,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     plansAdminRoutes,
     financialRoutes,
     cardRoutes,
+    auditTrailRoutes,
+    complianceRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -51,6 +51,8 @@ import { BillingCycle } from './modules/billing/cycle';
 import { InvoicePdfService } from './modules/billing/invoice-pdf';
 import { CardService } from './modules/cards/service';
 import { SubscriptionService } from './modules/subscriptions/service';
+import { AuditTrailService } from './modules/audit-trail/service';
+import { ComplianceService } from './modules/compliance/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -126,6 +128,10 @@ export interface AppServices {
   cards: CardService;
   /** The enterprise's subscription: changes on /plans, upgrades with a pro-rated invoice, restriction (ADR 32). */
   subscriptions: SubscriptionService;
+  /** The audit trail (X11, ADR 0060): read and verified here, written by the database. */
+  auditTrail: AuditTrailService;
+  /** GxP mode per enterprise (X11, ADR 0061). */
+  compliance: ComplianceService;
 }
 
 export function createServices(
@@ -222,5 +228,7 @@ export function createServices(
     cards: new CardService(db, clock, config.cardProvider, log),
     billingCycle,
     subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
+    auditTrail: new AuditTrailService(db),
+    compliance: new ComplianceService(db),
   };
 }

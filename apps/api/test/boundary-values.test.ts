@@ -566,6 +566,12 @@ function queryBounds(userIds: string[], enterpriseIds: string[]): Record<string,
     search: ['Profissional', '%_\\', longText(100)],
     status: ['pending', 'paid', 'overdue', 'cancelled'],
     q: ['Rua', longText(200)],
+    // The audit trail's filters (X11).
+    entity: ['device', 'x'.repeat(40)],
+    entity_id: [...userIds.slice(0, 1), longText(100)],
+    actor: ['Aurora', '%_\\', longText(100)],
+    from: [FIRST.toISOString(), '1970-01-01'],
+    to: [LAST.toISOString(), '2199-12-31'],
   };
 }
 

@@ -6,6 +6,7 @@ import { insertReadingColumns } from '../src/modules/readings/repository';
 import { hoursOf, markRollupHours } from '../src/modules/readings/rollups';
 import { chooseBucketSeconds } from '../src/modules/readings/series-buckets';
 import { createTestContext, type TestContext } from './context';
+import { declareReadingsRemoval } from '../src/modules/audit-trail/repository';
 import { deviceByMac, postReadings } from './ingest-helpers';
 
 /**
@@ -247,6 +248,8 @@ describe('roll-up maintenance', () => {
     const base = hoursAgo(20 * 24);
     const cut = { from: new Date(base + 30 * MIN), to: new Date(base + 2 * HOUR) };
     await ctx.db.transaction().execute(async (trx) => {
+      // Readings refuse DELETE but through the declared, audited removal path (ADR 0060).
+      await declareReadingsRemoval(trx, { enterpriseId: null, reason: 'teste de roll-ups', details: { device_num: device.num } });
       const gone = await trx.deleteFrom('readings').where('device_num', '=', device.num).where('ts', '>=', cut.from).where('ts', '<', cut.to).returning('ts').execute();
       expect(gone.length).toBeGreaterThan(0);
       await markRollupHours(trx, hoursOf(gone.map(() => device.num), gone.map((r) => r.ts.getTime())));

@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { MSG } from './messages';
 import { passwordSchema } from './password';
 import { requiredEmail } from './enterprises';
@@ -107,7 +108,7 @@ export const PROFILE_MESSAGES = {
 } as const;
 
 /** GET /api/profile and POST /api/profile/ (A7). */
-export const ProfileBody = z.object({ name: personName, username, email: requiredEmail, phone: phoneNumber });
+export const ProfileBody = z.object({ name: personName, username, email: requiredEmail, phone: phoneNumber, reason: changeReason() });
 export type ProfileBody = z.infer<typeof ProfileBody>;
 export const ProfileResponse = z.object({
   name: z.string(),

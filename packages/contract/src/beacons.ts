@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { IsoDate } from './common';
 import { deviceName } from './devices';
 import { optionalText } from './values';
@@ -89,6 +90,7 @@ export const LinkDevicesToClientBody = z.object({
   devices: linkDevices,
   to_update: toUpdate,
   client_id: z.uuid('Empresa não encontrada.'),
+  reason: changeReason(),
 });
 export type LinkDevicesToClientBody = z.infer<typeof LinkDevicesToClientBody>;
 
@@ -96,6 +98,7 @@ export const LinkDevicesToUserBody = z.object({
   devices: linkDevices,
   to_update: toUpdate,
   user_id: z.uuid('Usuário não encontrado.'),
+  reason: changeReason(),
 });
 export type LinkDevicesToUserBody = z.infer<typeof LinkDevicesToUserBody>;
 

@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { IsoDate } from './common';
 import { cleanText } from './values';
 
@@ -49,4 +50,4 @@ export const HistoricCountResponse = z.object({ count: z.number().int() });
 /** A device's name (rename, configuration, a device within a travel). */
 export const deviceName = cleanText('O nome', { min: 1, max: 80, requiredMessage: 'Informe o nome do dispositivo.' });
 
-export const UpdateDeviceNameBody = z.object({ name: deviceName });
+export const UpdateDeviceNameBody = z.object({ name: deviceName, reason: changeReason() });

@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { reportIntervalSeconds } from './completeness';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
@@ -118,4 +119,6 @@ export const UpdateDeviceBody = z.object({
   location_id: z.uuid('Local inválido.').nullable().optional(),
   group_id: z.uuid('Grupo inválido.').nullable().optional(),
   config: DeviceConfigInput.optional(),
+  /** Why (GxP mode, ADR 0061): required there for a change of name, limits, configuration or enterprise. */
+  reason: changeReason(),
 });

@@ -32,3 +32,5 @@ export * from './cards';
 export * from './subscriptions';
 export * from './completeness';
 export * from './text-format';
+export * from './audit-trail';
+export * from './compliance';

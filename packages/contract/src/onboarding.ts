@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { requiredEmail } from './enterprises';
 import { personName, phoneNumber, username } from './accounts';
 import { cleanText } from './values';
@@ -156,6 +157,7 @@ export type CreateUserResponse = z.infer<typeof CreateUserResponse>;
 export const LinkUsersParams = z.object({ enterpriseId: z.uuid('Empresa não encontrada.') });
 export const LinkUsersBody = z.object({
   users: z.array(z.object({ id: z.uuid('Usuário não encontrado.'), isOwner: z.boolean().default(false) })).min(1, 'Informe os usuários.').max(100),
+  reason: changeReason(),
 });
 export type LinkUsersBody = z.infer<typeof LinkUsersBody>;
 

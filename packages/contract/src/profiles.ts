@@ -63,6 +63,10 @@ export const PERMISSIONS = {
   // The enterprise's own address and plan (/complete-register, /plans): its administrators.
   'enterprise:settings': admins,
   'enterprises:manage': superAdminOnly,
+  /** Read and verify the audit trail, export it (X11, ADR 0060): an enterprise's admins theirs, the super admin all. */
+  'audit-trail:read': admins,
+  /** Turn GxP mode on or off (X11, ADR 0061). */
+  'enterprise:compliance': admins,
   'firmware:manage': superAdminOnly,
   /** Plans with their cycles and device limits, and the landing page's FAQ (ADR 28). */
   'plans:manage': superAdminOnly,

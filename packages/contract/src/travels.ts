@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
 import { boundedInstant, boundedInt, cleanText, measureValue, optionalText } from './values';
@@ -169,7 +170,7 @@ export const CreateTravelBody = z.object({
 });
 
 /** PUT /api/travels/{id}: given fields only; `devices` replaces the travel's list. 409 once finished. Answers the Travel. */
-export const UpdateTravelBody = CreateTravelBody.omit({ enterprise_id: true }).partial();
+export const UpdateTravelBody = CreateTravelBody.omit({ enterprise_id: true }).partial().extend({ reason: changeReason() });
 
 /** POST /api/travels/{id}/status answers the Travel; a transition outside TRAVEL_TRANSITIONS is 409 (pt-BR message). */
 export const TravelStatusBody = z.object({
@@ -185,6 +186,7 @@ export const EditTravelDeviceBody = z.object({
   config: LimitsInput,
   travel_id: z.uuid('Viagem inválida.'),
   device_id: z.uuid('Dispositivo inválido.'),
+  reason: changeReason(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { changeReason } from './audit-trail';
 import { IsoDate } from './common';
 import { adminResetPasswordSchema } from './password';
 import { requiredEmail } from './enterprises';
@@ -37,6 +38,7 @@ export const UpdateUserBody = z.object({
     z.string().regex(/^[a-zA-Z0-9._-]+$/, 'O usuário pode ter apenas letras sem acento, números, ponto, hífen e sublinhado.'),
   ),
   email: requiredEmail,
+  reason: changeReason(),
 });
 export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 

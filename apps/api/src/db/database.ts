@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite, types as liteTypes, type PGliteOptions } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { auditedDialect } from './audit-driver';
 import { enableCopyIn, markCopyCapable } from './copy-in';
 import type { Database } from './schema';
 
@@ -56,7 +57,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool.on('error', (err) => options.onIdleError?.(err));
     // Ingestion stores readings with COPY inside its transactions (ADR 42).
     pool.on('connect', enableCopyIn);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Every write carries the audit context to the triggers that write the audit trail (ADR 0060).
+    const db = new Kysely<Database>({ dialect: auditedDialect(new PostgresDialect({ pool })) });
     markCopyCapable(db);
     jobConnections.set(db, { kind: 'postgres', connectionString: options.databaseUrl });
     return { db, kind: 'postgres', close: () => db.destroy() };
@@ -66,7 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     ...options.embedded,
     parsers: { [liteTypes.INT8]: (v: string) => Number(v), [liteTypes.NUMERIC]: (v: string) => Number(v) },
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: lite }) });
+  const db = new Kysely<Database>({ dialect: auditedDialect(new PGliteDialect({ pglite: lite })) });
   jobConnections.set(db, { kind: 'pglite', pglite: lite });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -22,6 +22,7 @@ import * as dataCompleteness from './migrations/2026-11-26T1700-data-completenes
 import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfactor';
 import * as readingRollups from './migrations/2026-11-26T2100-reading-rollups';
+import * as auditTrail from './migrations/2026-11-28T0700-audit-trail';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T1800-tracking-links': trackingLinks,
   '2026-11-26T2000-devices-fillfactor': devicesFillfactor,
   '2026-11-26T2100-reading-rollups': readingRollups,
+  '2026-11-28T0700-audit-trail': auditTrail,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -21,6 +21,8 @@ export interface EnterprisesTable {
   reminder_minutes: Generated<number>;
   /** Minutes after which the enterprise's administrators are told too; 0: never (ADR 24). */
   escalation_minutes: Generated<number>;
+  /** GxP mode (ADR 0061): reasons for change and electronic signatures. */
+  gxp: Generated<boolean>;
 }
 
 export interface UsersTable {
@@ -176,6 +178,8 @@ export interface AlarmsTable {
   created_at: CreatedAt;
   notified_opened_at: Generated<Date | null>; notified_ended_at: Generated<Date | null>;
   reminder_seq: Generated<number>; escalated_at: Generated<Date | null>; folded: Generated<boolean>;
+  /** The electronic signature of the acknowledgement, in GxP mode (ADR 0062). */
+  ack_signature_id: Generated<string | null>;
 }
 
 export interface AlarmExcursionsTable {
@@ -226,6 +230,8 @@ export interface ReportsTable {
   created_at: CreatedAt; updated_at: UpdatedAt;
   /** Its place in the fair report queue (ADR 13): lower turns are generated first. */
   queue_turn: Generated<number>;
+  /** The electronic signature that approved the report (ADR 0062). */
+  approval_signature_id: Generated<string | null>;
 }
 
 export interface FirmwaresTable {
@@ -306,7 +312,30 @@ export interface PlanChangeRequestsTable {
   requested_at: Timestamp; status: Generated<string>;
 }
 
+/** An entry of the audit trail (ADR 0060): written by the database's triggers and `audit_record`, never changed. */
+export interface AuditTrailTable {
+  chain: string; seq: number; enterprise_id: string | null; at: Date;
+  actor_type: string; actor_id: string | null; actor_name: string | null;
+  action: string; entity: string; entity_id: string | null; subject_ids: string[];
+  before: unknown; after: unknown; reason: string | null;
+  client_address: string | null; client: string | null; client_version: string | null; client_os: string | null; user_agent: string | null;
+  prev_hash: string; hash: string;
+}
+export interface AuditChainHeadsTable { chain: string; seq: number; hash: string }
+export interface AuditTablesTable { table_name: string; entity: string; enterprise_ref: string; id_column: string; ignored: string[]; redacted: string[] }
+/** An electronic signature (ADR 0062), bound to the record it signs by the record's hash. */
+export interface ElectronicSignaturesTable {
+  id: Generated<string>; enterprise_id: string | null; user_id: string; printed_name: string; username: string;
+  meaning: string; signed_at: Timestamp; record_type: 'alarm' | 'report'; record_id: string; record_hash: string; hash: string;
+}
+export interface SignatureLockoutsTable { user_id: string; failures: Generated<number>; locked_until: Timestamp | null }
+
 export interface Database {
+  audit_trail: AuditTrailTable;
+  audit_chain_heads: AuditChainHeadsTable;
+  audit_tables: AuditTablesTable;
+  electronic_signatures: ElectronicSignaturesTable;
+  signature_lockouts: SignatureLockoutsTable;
   profiles: ProfilesTable;
   enterprises: EnterprisesTable;
   users: UsersTable;

@@ -1,4 +1,5 @@
 import { JSON_SEQ_MODULO } from '@sentinela/contract';
+import { asSystem } from '../lib/audit-context';
 import { supportsCopyIn } from '../db/copy-in';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
@@ -436,7 +437,8 @@ export class IngestService {
   private async inTransaction<T>(work: (trx: Db) => Promise<T>, beforeRetry: (code: string) => void): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute(work);
+        // As the system, whatever request or timer started the batch: alarms it opens or ends are the system's (ADR 0060).
+        return await asSystem('ingestão', () => this.db.transaction().execute(work));
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw err;

@@ -1,4 +1,5 @@
 import { PgBoss, fromPglite, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
+import { asSystem } from '../lib/audit-context';
 import type { z } from 'zod';
 import type { JobConnection } from '../db/database';
 
@@ -159,7 +160,8 @@ export class JobQueue {
       return;
     }
     try {
-      await definition.handler(parsed.data);
+      // A job's writes are the system's, named by the job (ADR 0060).
+      await asSystem(`job:${definition.name}`, () => definition.handler(parsed.data));
     } catch (error) {
       const last = job.retryCount >= job.retryLimit;
       this.log.warn({ err: error, job: job.id, name: job.name, attempt: job.retryCount + 1, last }, 'job attempt failed');

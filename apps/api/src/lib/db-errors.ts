@@ -61,3 +61,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return true; // ECONNREFUSED, ECONNRESET, EPIPE, ETIMEDOUT…
   return typeof e.message === 'string' && /connection|terminat|timeout|closed|ended/i.test(e.message);
 }
+
+/** The SQLSTATE of the audit trigger's refusal of a change that needs a reason in GxP mode (ADR 0061). */
+export const REASON_REQUIRED_SQLSTATE = 'SNR01';
+
+export function isReasonRequired(error: unknown): boolean {
+  return isPostgresError(error) && error.code === REASON_REQUIRED_SQLSTATE;
+}

@@ -25,6 +25,7 @@ export const TAGS = {
   Plans: 'Plans and frequently asked questions, public and their administration.',
   Site: 'Public pages: contact form, plans, FAQ.',
   System: 'Health check and this API description.',
+  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060).',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -34,6 +35,12 @@ export interface OperationText {
 }
 
 const byTag: Record<Tag, Record<string, string>> = {
+  Compliance: {
+    'GET /api/audit-trail': 'The audit trail, filtered and paged (enterprise admins: their enterprise; super admin: all)',
+    'GET /api/audit-trail/verify': 'Recompute the audit trail hash chain(s): ok, entries and the first bad sequence',
+    'GET /api/enterprise/compliance': 'Whether the enterprise is in GxP mode',
+    'PUT /api/enterprise/compliance': 'Turn GxP mode on or off (a reason is required to turn it off)',
+  },
   Ingestion: {
     'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',
     'POST /api/ingest/readings': 'Send a batch of readings (gateway key)',

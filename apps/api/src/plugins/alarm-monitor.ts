@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppServices } from '../services';
+import { asSystem } from '../lib/audit-context';
 
 /**
  * The periodic "no data" check (D6): every NO_DATA_CHECK_SECONDS, devices silent for longer than their
@@ -14,7 +15,7 @@ async function alarmMonitor(app: FastifyInstance, { services }: { services: AppS
   let running: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      running = services.alarms.checkNoData().catch((err: unknown) => app.log.error({ err }, 'no-data alarm check failed'));
+      running = asSystem('verificação de ausência de dados', () => services.alarms.checkNoData()).catch((err: unknown) => app.log.error({ err }, 'no-data alarm check failed'));
     }, seconds * 1000);
     timer.unref();
   });

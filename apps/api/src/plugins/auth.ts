@@ -4,6 +4,7 @@ import { can, MSG, SESSION_EXPIRED_CODE, type Permission } from '@sentinela/cont
 import { AppError, RetryLaterError } from '../lib/errors';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
 import { scopeFor, type TenantScope } from '../lib/tenant-scope';
+import { setAuditActor } from '../lib/audit-context';
 import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
 
 /** Who is asking, once a request is authenticated. */
@@ -51,6 +52,8 @@ async function auth(app: FastifyInstance, opts: { sessions: SessionService; user
   const perUser = new FixedWindowLimiter(opts.userMaxRequestsPerMinute, 60_000);
   const signedIn = (request: FastifyRequest, session: AuthenticatedSession) => {
     request.auth = { ...session, scope: scopeOf(session) };
+    // The request's audit-trail entries name this user (ADR 0060).
+    setAuditActor({ type: 'user', id: session.userId, name: session.name });
     if (!perUser.take(session.userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perUser.retryAfterSeconds());
   };
 

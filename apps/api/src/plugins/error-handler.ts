@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MSG, type ErrorResponse } from '@sentinela/contract';
-import { refusedValue } from '../lib/db-errors';
+import { AUDIT_TRAIL_MESSAGES, MSG, type ErrorResponse } from '@sentinela/contract';
+import { isReasonRequired, refusedValue } from '../lib/db-errors';
 import { AppError, ERROR_STATUS, RetryLaterError, type ErrorCode } from '../lib/errors';
 
 /** Fastify's own client errors, by code, in the product's vocabulary. */
@@ -48,6 +48,9 @@ async function errorHandler(app: FastifyInstance) {
     // Last line of defence: a value the database refused is the client's mistake (400), but one that a request
     // schema should have caught; logged as an error so the schema gets fixed. The query's parameters stay out
     // of the log (PGlite attaches them to the error).
+    // GxP mode: the audit trigger refused a change that needs a reason (ADR 0061).
+    if (isReasonRequired(error)) return send(reply, 'VALIDATION', AUDIT_TRAIL_MESSAGES.reasonRequired);
+
     const refused = refusedValue(error);
     if (refused) {
       const e = error as unknown as { code: string; message: string; table?: string; column?: string; constraint?: string; stack?: string };

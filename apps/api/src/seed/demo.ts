@@ -1,9 +1,9 @@
 import { seedDemoSite } from './demo-site';
 import { seedDemoBilling } from './demo-billing';
-import { sql } from 'kysely';
 import { Profile } from '@sentinela/contract';
 import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
+import { asSystem } from '../lib/audit-context';
 import { sha256 } from '../lib/tokens';
 import { hashPassword } from '../modules/auth/service';
 import { insertReadings, type ReadingRow } from '../modules/readings/repository';
@@ -76,7 +76,8 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<void> {
   const now = clock.now();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
-  await db.transaction().execute(async (trx) => {
+  // Its audit-trail entries name the seed (ADR 0060).
+  await asSystem('dados de demonstração', () => db.transaction().execute(async (trx) => {
     await trx
       .insertInto('users')
       .values({ name: 'Administrador Sentinela', username: 'admin', email: 'admin@sentinela.example', phone: null, password_hash: passwordHash, profile_id: Profile.SuperAdmin, enterprise_id: null, telegram_chat_id: null, verified: true })
@@ -122,11 +123,13 @@ export async function seedDemoData(db: Db, clock: Clock): Promise<void> {
           .execute();
       }
     }
+    // The travels first: readings of a travel's span are stored as the travel's, with their positions (readings are
+    // never updated afterwards, ADR 0060).
+    await seedTravels(trx, now, readings);
     await insertReadings(trx, readings);
-    await seedTravels(trx, now);
     await seedDemoSite(trx);
     await seedDemoBilling(trx, now);
-  });
+  }));
 }
 
 /** A week of readings every 5 minutes: a daily swing around the device's set point and a slow battery drain. */
@@ -155,7 +158,7 @@ function weekOfReadings(deviceNum: number, d: DemoDevice, now: Date): ReadingRow
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-async function seedTravels(db: Db, now: Date): Promise<void> {
+async function seedTravels(db: Db, now: Date, readings: ReadingRow[]): Promise<void> {
   const enterprises = await db.selectFrom('enterprises').select(['id', 'name']).execute();
   const byName = new Map(enterprises.map((e) => [e.name, e.id]));
   const travels = [
@@ -190,15 +193,12 @@ async function seedTravels(db: Db, now: Date): Promise<void> {
       const span = end.getTime() - started.getTime();
       const progress = t.status === 2 ? 1 : 0.55;
       const road = roadBetween([t.from.lat, t.from.lng], [t.to.lat, t.to.lng]);
-      const spanRows = await db.selectFrom('readings').select('ts').where('device_num', '=', device.num).where('ts', '>=', started).where('ts', '<=', end).execute();
-      const places = spanRows.map((r) => {
-        const [lat, lng] = positionAt(road, ((new Date(r.ts).getTime() - started.getTime()) / span) * progress * road.lengthKm);
-        return sql`(${new Date(r.ts).toISOString()}::timestamptz, ${lat}::double precision, ${lng}::double precision)`;
-      });
-      if (places.length > 0) {
-        await sql`UPDATE readings SET travel_id = ${travel.id}, lat = v.lat, lng = v.lng
-          FROM (VALUES ${sql.join(places)}) AS v(ts, lat, lng)
-          WHERE readings.device_num = ${device.num} AND readings.ts = v.ts`.execute(db);
+      for (const r of readings) {
+        if (r.deviceNum !== device.num || r.ts < started || r.ts > end) continue;
+        const [lat, lng] = positionAt(road, ((r.ts.getTime() - started.getTime()) / span) * progress * road.lengthKm);
+        r.travelId = travel.id;
+        r.lat = lat;
+        r.lng = lng;
       }
       const [lastLat, lastLng] = positionAt(road, progress * road.lengthKm);
       await db.updateTable('travels').set({ last_lat: lastLat, last_lng: lastLng }).where('id', '=', travel.id).execute();

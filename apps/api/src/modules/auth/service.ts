@@ -7,6 +7,7 @@ import type { ClientMeta, SessionService } from './session-service';
 import type { AccessLogWriter } from '../access-log/writer';
 import type { Clock } from '../../lib/clock';
 import { API_VERSION } from '@sentinela/contract';
+import { recordSignIn } from '../audit-trail/events';
 
 /** argon2id with the library's defaults (OWASP's minimum: 19 MiB, 2 passes). */
 export const hashPassword = (password: string) => hash(password);
@@ -39,6 +40,7 @@ export class AuthService {
     // hash first, so the time tells nothing either. The access log keeps the real reason for administrators.
     if (!candidate || !passwordOk || candidate.disabled || candidate.enterprise_disabled) {
       if (candidate) this.record(candidate.id, meta, 401, passwordOk ? 'Tentativa de login de usuário desativado' : 'Tentativa de login com senha incorreta');
+      await recordSignIn(this.db, username, candidate, candidate ? (passwordOk ? 'disabled' : 'wrong_password') : 'unknown_user');
       throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
     }
 
@@ -46,6 +48,7 @@ export class AuthService {
     const user = await findUserById(this.db, candidate.id);
     if (!user) throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
     this.record(candidate.id, meta, 200, 'Login efetuado');
+    await recordSignIn(this.db, username, candidate, 'ok');
     return { token: { token, expires_at: expiresAt.toISOString() }, user };
   }
 }

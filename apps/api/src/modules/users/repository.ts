@@ -92,7 +92,8 @@ export async function setUserDisabled(db: Db, id: string, disabled: boolean, now
 
 /** Name, username and email of a user; the unique indexes (case-insensitive) refuse duplicates. */
 export async function updateUserIdentity(db: Db, id: string, values: { name: string; username: string; email: string }, now: Date): Promise<void> {
-  await db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+  // The three columns by name: the request body carries more than columns (a reason for change, say).
+  await db.updateTable('users').set({ name: values.name, username: values.username, email: values.email, updated_at: now }).where('id', '=', id).execute();
 }
 
 export async function findUserInScope(db: Db, scope: TenantScope, id: string): Promise<UserDetail | undefined> {
@@ -105,7 +106,7 @@ export async function findLoginCandidate(db: Db, username: string) {
   return db
     .selectFrom('users as u')
     .leftJoin('enterprises as e', 'e.id', 'u.enterprise_id')
-    .select(['u.id', 'u.password_hash', 'u.disabled', 'e.disabled as enterprise_disabled'])
+    .select(['u.id', 'u.name', 'u.enterprise_id', 'u.password_hash', 'u.disabled', 'e.disabled as enterprise_disabled'])
     .where(sql<string>`lower(u.username)`, '=', username.toLowerCase())
     .executeTakeFirst();
 }
