@@ -53,6 +53,8 @@ import { CardService } from './modules/cards/service';
 import { SubscriptionService } from './modules/subscriptions/service';
 import { AuditTrailService } from './modules/audit-trail/service';
 import { ComplianceService } from './modules/compliance/service';
+import { SignatureService } from './modules/signatures/service';
+import { ReportApprovalService } from './modules/reports/approval';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -132,6 +134,10 @@ export interface AppServices {
   auditTrail: AuditTrailService;
   /** GxP mode per enterprise (X11, ADR 0061). */
   compliance: ComplianceService;
+  /** Electronic signatures: alarm acknowledgements in GxP mode, report approvals (X11, ADR 0062). */
+  signatures: SignatureService;
+  /** Report approvals, signed (X11, ADR 0062). */
+  reportApprovals: ReportApprovalService;
 }
 
 export function createServices(
@@ -154,7 +160,9 @@ export function createServices(
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accounts = new AccountService(db, clock, config, sessions, mail);
   const billingCycle = new BillingCycle(db, clock, config, jobs, mail, log);
-  const alarms = new AlarmService(db, clock, events);
+  const compliance = new ComplianceService(db);
+  const signatures = new SignatureService(db, clock, mail, log);
+  const alarms = new AlarmService(db, clock, events, compliance, signatures);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
   const phoneSenders = createPhoneSenders(config);
@@ -229,6 +237,8 @@ export function createServices(
     billingCycle,
     subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
     auditTrail: new AuditTrailService(db),
-    compliance: new ComplianceService(db),
+    compliance,
+    signatures,
+    reportApprovals: new ReportApprovalService(db, clock, signatures),
   };
 }

@@ -324,6 +324,9 @@ describe('boundary values stored through every write route', () => {
     await write('POST', '/api/session/presence', aurora);
     // Reminders and escalation (ADR 24) at their largest: a day between reminders, a day before escalating.
     await write('PUT', '/api/enterprise/alarm-escalation', aurora, { reminder_minutes: 1440, escalation_minutes: 1440 });
+    // GxP mode (X11) on and off again with the longest reason, so the writes that follow keep the documents' flows.
+    await write('PUT', '/api/enterprise/compliance', aurora, { gxp: true });
+    await write('PUT', '/api/enterprise/compliance', aurora, { gxp: false, reason: 'm'.repeat(500) });
     // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);
     // linking with a bot is in notifications.test.ts. Unlinking an account without a chat succeeds.
     const chat = '-1009223372036854775';

@@ -76,6 +76,8 @@ describe('device history PDF (R1, R6)', () => {
     expect(result).toEqual({
       valid: true,
       report: { _id: report._id, kind: 'device-history', generated_at: expect.any(String), enterprise: 'Aurora Alimentos', mac: MACS.truck1 },
+      // Not approved (X11, ADR 0062).
+      approval: null,
     });
   });
 

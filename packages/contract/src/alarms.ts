@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { ElectronicSignature, signatureMeaning, signaturePassword } from './signatures';
 import { IsoDate } from './common';
 import { cleanText } from './values';
 
@@ -31,7 +32,13 @@ export const AlarmNotification = z.object({
   active: z.boolean(),
   active_formatted: z.enum(['Sim', 'Não']),
   acknowledge: z
-    .object({ message: z.string(), date: IsoDate, user: z.object({ _id: z.string(), name: z.string() }).nullable() })
+    .object({
+      message: z.string(),
+      date: IsoDate,
+      user: z.object({ _id: z.string(), name: z.string() }).nullable(),
+      /** The electronic signature of the acknowledgement (GxP mode, ADR 0062), absent or null otherwise. */
+      signature: ElectronicSignature.nullable().optional(),
+    })
     .nullable(),
   acknowledge_formatted: z.enum(['Sim', 'Não']),
   travel_id: z.string().nullable(),
@@ -42,6 +49,9 @@ export const AlarmNotificationList = z.array(AlarmNotification);
 
 export const AcknowledgeAlarmBody = z.object({
   message: cleanText('A mensagem', { min: 1, max: 500, multiline: true, requiredMessage: 'Informe a mensagem de reconhecimento.' }),
+  /** GxP mode (ADR 0062): the acknowledgement is an electronic signature, with the password and its meaning. */
+  password: signaturePassword().optional(),
+  meaning: signatureMeaning().optional(),
 });
 
 /** The open alarms list of the header (GET /api/alarms/open) shows at most this many, the newest first. */

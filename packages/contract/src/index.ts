@@ -34,3 +34,4 @@ export * from './completeness';
 export * from './text-format';
 export * from './audit-trail';
 export * from './compliance';
+export * from './signatures';

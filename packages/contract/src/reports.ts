@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { ElectronicSignature } from './signatures';
 import { IsoDate } from './common';
 import { boundedInstant } from './values';
 
@@ -42,6 +43,8 @@ export const Report = z.object({
   /** Path of the file (relative to the API), only once generated. */
   download_url: z.string().nullable(),
   user: z.object({ name: z.string() }).nullable(),
+  /** The approval's electronic signature (ADR 0062), null until approved. */
+  approval: ElectronicSignature.nullable().optional(),
 });
 export type Report = z.infer<typeof Report>;
 
@@ -64,6 +67,8 @@ export const ReportValidation = z.object({
     .optional(),
   /** For a valid invoice PDF (ADR 30): the invoice it is, signed like the reports. */
   invoice: z.object({ _id: z.string(), number: z.number().int(), generated_at: IsoDate, enterprise: z.string() }).optional(),
+  /** For a valid report that was approved: the approval's electronic signature (ADR 0062), bound to these bytes. */
+  approval: ElectronicSignature.nullable().optional(),
 });
 export type ReportValidation = z.infer<typeof ReportValidation>;
 

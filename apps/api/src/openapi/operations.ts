@@ -40,6 +40,7 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/audit-trail/verify': 'Recompute the audit trail hash chain(s): ok, entries and the first bad sequence',
     'GET /api/enterprise/compliance': 'Whether the enterprise is in GxP mode',
     'PUT /api/enterprise/compliance': 'Turn GxP mode on or off (a reason is required to turn it off)',
+    'POST /api/reports/:id/approve': 'Approve a generated report with an electronic signature (password and meaning)',
   },
   Ingestion: {
     'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',

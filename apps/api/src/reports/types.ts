@@ -35,6 +35,8 @@ export interface ReportAlarm {
   acknowledgedAt: Date | null;
   acknowledgedBy: string | null;
   acknowledgementMessage: string | null;
+  /** The acknowledgement's electronic signature (GxP mode, ADR 0062). */
+  signature?: { printedName: string; username: string; meaning: string; signedAt: Date } | null;
 }
 
 /** A device's readings over a period: the device history report, and each device section of a travel report. */

@@ -130,10 +130,14 @@ function notificationQuery(db: Db) {
   return db
     .selectFrom('alarms as a')
     .leftJoin('users as u', 'u.id', 'a.acknowledged_by')
+    .leftJoin('electronic_signatures as s', 's.id', 'a.ack_signature_id')
     .select([
       'a.id', 'a.device_id', 'a.travel_id', 'a.type', 'a.message', 'a.started_at', 'a.ended_at', 'a.active',
       'a.temperature_min', 'a.temperature_max', 'a.humidity_min', 'a.humidity_max',
       'a.acknowledged_at', 'a.acknowledged_by', 'a.acknowledge_message', 'u.name as acknowledged_by_name',
+      // The acknowledgement's electronic signature (GxP mode, ADR 0062).
+      's.id as signature_id', 's.printed_name as signature_printed_name', 's.username as signature_username', 's.meaning as signature_meaning',
+      's.signed_at as signature_signed_at', 's.record_hash as signature_record_hash', 's.hash as signature_hash',
     ]);
 }
 
@@ -148,10 +152,10 @@ export async function findAlarm(db: Db, id: string): Promise<AlarmRow | undefine
 }
 
 /** Records an acknowledgement once; false when the alarm was already acknowledged. */
-export async function acknowledgeAlarm(db: Db, id: string, by: { userId: string; message: string; at: Date }): Promise<boolean> {
+export async function acknowledgeAlarm(db: Db, id: string, by: { userId: string; message: string; at: Date; signatureId?: string }): Promise<boolean> {
   const result = await db
     .updateTable('alarms')
-    .set({ acknowledged_at: by.at, acknowledged_by: by.userId, acknowledge_message: by.message })
+    .set({ acknowledged_at: by.at, acknowledged_by: by.userId, acknowledge_message: by.message, ...(by.signatureId ? { ack_signature_id: by.signatureId } : {}) })
     .where('id', '=', id)
     .where('acknowledged_at', 'is', null)
     .executeTakeFirst();

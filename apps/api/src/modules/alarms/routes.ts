@@ -16,7 +16,8 @@ export const alarmRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asy
     { schema: { params: IdParam, body: AcknowledgeAlarmBody, response: { 200: AlarmNotification } }, config: { permission: 'devices:read' } },
     async (request) => {
       const auth = requireAuth(request);
-      return services.alarms.acknowledge(auth.scope, request.params.id, { userId: auth.userId, message: request.body.message });
+      const { message, password, meaning } = request.body;
+      return services.alarms.acknowledge(auth.scope, request.params.id, { userId: auth.userId, message, password, meaning });
     },
   );
 };

@@ -1,4 +1,7 @@
-import { formatRange, type AlarmNotification, type AlarmType } from '@sentinela/contract';
+import { formatRange, type AlarmNotification, type AlarmType, type SignatureMeaning } from '@sentinela/contract';
+import type { ComplianceService } from '../compliance/service';
+import type { SignatureService } from '../signatures/service';
+import { toSignature } from '../signatures/view';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
@@ -21,6 +24,7 @@ import {
 
 const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
 const ALARM_NOT_FOUND = 'Alarme não encontrado.';
+const ALREADY_ACKNOWLEDGED = 'Este alarme já foi reconhecido.';
 /** The Alarmes tab shows a device's recent alarms; older ones stay in the database and in reports. */
 const NOTIFICATIONS_LIMIT = 500;
 
@@ -43,6 +47,12 @@ export function toNotification(row: AlarmRow): AlarmNotification {
           message: row.acknowledge_message ?? '',
           date: row.acknowledged_at.toISOString(),
           user: row.acknowledged_by && row.acknowledged_by_name ? { _id: row.acknowledged_by, name: row.acknowledged_by_name } : null,
+          signature: row.signature_id
+            ? toSignature({
+                id: row.signature_id, printed_name: row.signature_printed_name!, username: row.signature_username!, meaning: row.signature_meaning!,
+                signed_at: row.signature_signed_at!, record_hash: row.signature_record_hash!, hash: row.signature_hash!,
+              })
+            : null,
         }
       : null,
     acknowledge_formatted: row.acknowledged_at ? 'Sim' : 'Não',
@@ -99,6 +109,8 @@ export class AlarmService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly events: EventBus,
+    private readonly compliance: ComplianceService,
+    private readonly signatures: SignatureService,
   ) {}
 
   /** GET /api/beacon-device/{mac}/notifications: the device's alarms, newest first. */
@@ -109,20 +121,47 @@ export class AlarmService {
     return rows.map(toNotification);
   }
 
-  /** Records who acknowledged an alarm, when, and with which message; an alarm is acknowledged once. */
-  async acknowledge(scope: TenantScope, alarmId: string, by: { userId: string; message: string }): Promise<AlarmNotification> {
+  /**
+   * Records who acknowledged an alarm, when, and with which message; an alarm is acknowledged once. In GxP mode the
+   * acknowledgement is an electronic signature (ADR 0062): the password is checked again and the signature, bound to
+   * the alarm by its hash, is stored with it in the same transaction.
+   */
+  async acknowledge(
+    scope: TenantScope,
+    alarmId: string,
+    by: { userId: string; message: string; password?: string; meaning?: SignatureMeaning },
+  ): Promise<AlarmNotification> {
     const alarm = await findAlarm(this.db, alarmId);
     // An alarm of a device outside the caller's scope does not exist for the caller.
     const device = alarm && (await findDeviceInScope(this.db, scope, alarm.device_id));
     if (!alarm || !device) throw notFound(ALARM_NOT_FOUND);
-    const done = await acknowledgeAlarm(this.db, alarmId, { userId: by.userId, message: by.message, at: this.clock.now() });
-    if (!done) throw conflict('Este alarme já foi reconhecido.');
+    if (alarm.acknowledged_at) throw conflict(ALREADY_ACKNOWLEDGED);
+    const enterpriseId = device.enterprise?._id ?? null;
+    const at = this.clock.now();
+    if (await this.compliance.isGxp(enterpriseId)) {
+      const signer = await this.signatures.verifySigner(by.userId, by.password, by.meaning);
+      await this.db.transaction().execute(async (trx) => {
+        const signature = await this.signatures.sign(trx, signer, {
+          type: 'alarm',
+          id: alarmId,
+          enterpriseId,
+          at,
+          content: {
+            device_id: alarm.device_id, mac: device.mac, type: alarm.type, message: alarm.message, started_at: alarm.started_at,
+            ended_at: alarm.ended_at, acknowledged_at: at, acknowledge_message: by.message,
+          },
+        });
+        if (!(await acknowledgeAlarm(trx, alarmId, { userId: by.userId, message: by.message, at, signatureId: signature._id }))) throw conflict(ALREADY_ACKNOWLEDGED);
+      });
+    } else if (!(await acknowledgeAlarm(this.db, alarmId, { userId: by.userId, message: by.message, at }))) {
+      throw conflict(ALREADY_ACKNOWLEDGED);
+    }
     const updated = await findAlarm(this.db, alarmId);
     if (!updated) throw notFound(ALARM_NOT_FOUND);
     this.events.emit('alarm.acknowledged', {
       alarmId,
       deviceId: updated.device_id,
-      enterpriseId: device.enterprise?._id ?? null,
+      enterpriseId,
       travelId: updated.travel_id,
       type: updated.type as AlarmType,
       active: updated.active,

@@ -55,9 +55,11 @@ export async function alarmsInPeriod(db: Db, deviceId: string, window: HistoryWi
   const rows = await db
     .selectFrom('alarms as a')
     .leftJoin('users as u', 'u.id', 'a.acknowledged_by')
+    .leftJoin('electronic_signatures as s', 's.id', 'a.ack_signature_id')
     .select([
       'a.type', 'a.message', 'a.started_at', 'a.active', 'a.temperature_min', 'a.temperature_max', 'a.humidity_min',
       'a.humidity_max', 'a.acknowledged_at', 'a.acknowledge_message', 'u.name as acknowledged_by_name',
+      's.printed_name as signer_name', 's.username as signer_username', 's.meaning as signer_meaning', 's.signed_at as signed_at',
     ])
     .where('a.device_id', '=', deviceId)
     .where('a.started_at', '<=', window.to)
@@ -75,6 +77,9 @@ export async function alarmsInPeriod(db: Db, deviceId: string, window: HistoryWi
     acknowledgedAt: r.acknowledged_at,
     acknowledgedBy: r.acknowledged_by_name,
     acknowledgementMessage: r.acknowledge_message,
+    signature: r.signer_name && r.signed_at
+      ? { printedName: r.signer_name, username: r.signer_username!, meaning: r.signer_meaning!, signedAt: r.signed_at }
+      : null,
   }));
 }
 

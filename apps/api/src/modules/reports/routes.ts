@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ApproveReportBody,
   ExcelGenerationResult,
   HistoryFilter,
   IdParam,
@@ -87,6 +88,12 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     '/api/reports/:id',
     { schema: { params: IdParam, response: { 200: Report } }, config: read },
     async (request) => reports.get(requireAuth(request).scope, request.params.id),
+  );
+  // An approval is an electronic signature (X11, ADR 0062): the password again and the signature's meaning.
+  app.post(
+    '/api/reports/:id/approve',
+    { schema: { params: IdParam, body: ApproveReportBody, response: { 200: Report } }, config: generate },
+    async (request) => services.reportApprovals.approve(requireAuth(request), request.params.id, request.body),
   );
 
   // --- Downloads, with the bearer token like every other call (ADR 9). ---

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { recordAuditEvent } from '../audit-trail/repository';
 import type { ReadStream } from 'node:fs';
 import {
   REPORT_MESSAGES,
@@ -192,6 +193,8 @@ export class ReportService {
       throw notFound(M.fileMissing);
     }
     const type = row.type as ReportFileType;
+    // A download of a report is in the audit trail (X11): who took which file, by its SHA-256.
+    await recordAuditEvent(this.db, { enterpriseId: row.enterprise_id, action: 'download', entity: 'report', entityId: row.id, subjectIds: [row.device_id, row.travel_id].filter((v): v is string => !!v), after: { type, sha256: row.sha256 } });
     return { stream: this.storage.open(row.file_path), size, contentType: CONTENT_TYPES[type], filename: `${row.id}.${type}` };
   }
 
@@ -213,6 +216,8 @@ export class ReportService {
     return {
       valid: true,
       report: { _id: row.id, kind: row.kind as ReportKind, generated_at: row.updated_at.toISOString(), enterprise: row.enterprise_name, mac: row.device_mac },
+      // The file cannot carry its later approval; the validator tells it (ADR 0062).
+      approval: toReport(row).approval ?? null,
     };
   }
 

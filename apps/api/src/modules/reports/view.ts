@@ -1,4 +1,5 @@
 import { REPORT_STATUS_VIEW, ReportStatus, type Report, type ReportFileType, type ReportKind, type ReportStatusId } from '@sentinela/contract';
+import { toSignature } from '../signatures/view';
 import { filterInstant, type ReportRow } from './repository';
 
 /** Where a report's file downloads from: travel reports under their own path, as the documents call it. */
@@ -28,5 +29,11 @@ export function toReport(row: ReportRow): Report {
     updated_at: row.updated_at.toISOString(),
     download_url: row.status === ReportStatus.Generated ? downloadPath(row) : null,
     user: row.user_name !== null ? { name: row.user_name } : null,
+    approval: row.approval_id
+      ? toSignature({
+          id: row.approval_id, printed_name: row.approval_printed_name!, username: row.approval_username!, meaning: row.approval_meaning!,
+          signed_at: row.approval_signed_at!, record_hash: row.approval_record_hash!, hash: row.approval_hash!,
+        })
+      : null,
   };
 }

@@ -257,7 +257,10 @@ function writeAlarms(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: Device
         alarm.active ? T.active : T.closed,
         alarm.acknowledgedAt ? clock.wallClockDate(alarm.acknowledgedAt) : null,
         alarm.acknowledgedAt ? alarm.acknowledgedBy : T.notAcknowledged,
-        alarm.acknowledgementMessage,
+        // A signed acknowledgement (GxP mode, ADR 0062) says so with its message.
+        alarm.signature
+          ? `${alarm.acknowledgementMessage ?? ''} — Assinado eletronicamente por ${alarm.signature.printedName} (${alarm.signature.username}) em ${clock.dateTime(alarm.signature.signedAt)} — ${alarm.signature.meaning}`
+          : alarm.acknowledgementMessage,
       ])
       .commit();
   }

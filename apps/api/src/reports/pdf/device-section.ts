@@ -220,12 +220,17 @@ function drawAlarms(doc: Doc, alarms: readonly ReportAlarm[], clock: ZonedClock)
   );
 }
 
-/** "Por Ana Souza em 01/03/2026 10:15:00: Porta aberta na doca" or "Não reconhecido". */
+/**
+ * "Por Ana Souza em 01/03/2026 10:15:00: Porta aberta na doca" or "Não reconhecido"; a signed acknowledgement (GxP
+ * mode, ADR 0062) ends with "Assinado eletronicamente por Ana Souza (ana.souza) em 01/03/2026 10:15:00 — Revisado".
+ */
 export function acknowledgement(alarm: ReportAlarm, clock: ZonedClock): string {
   if (!alarm.acknowledgedAt) return T.notAcknowledged;
   const who = alarm.acknowledgedBy ? `Por ${alarm.acknowledgedBy} em` : 'Em';
   const message = alarm.acknowledgementMessage ? `: ${alarm.acknowledgementMessage}` : '';
-  return `${who} ${clock.dateTime(alarm.acknowledgedAt)}${message}`;
+  const s = alarm.signature;
+  const signed = s ? `. Assinado eletronicamente por ${s.printedName} (${s.username}) em ${clock.dateTime(s.signedAt)} — ${s.meaning}` : '';
+  return `${who} ${clock.dateTime(alarm.acknowledgedAt)}${message}${signed}`;
 }
 
 const READING_COLUMNS: Column[] = [
