@@ -327,6 +327,8 @@ describe('boundary values stored through every write route', () => {
     // GxP mode (X11) on and off again with the longest reason, so the writes that follow keep the documents' flows.
     await write('PUT', '/api/enterprise/compliance', aurora, { gxp: true });
     await write('PUT', '/api/enterprise/compliance', aurora, { gxp: false, reason: 'm'.repeat(500) });
+    // A report approval (a signature) of no report: a 404, never a 5xx (the approval itself is in signatures.test.ts).
+    expect((await call('POST', '/api/reports/00000000-0000-4000-8000-000000000000/approve', aurora, { password: 'x'.repeat(200), meaning: 'Responsável' })).statusCode).toBe(404);
     // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);
     // linking with a bot is in notifications.test.ts. Unlinking an account without a chat succeeds.
     const chat = '-1009223372036854775';

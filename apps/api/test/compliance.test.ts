@@ -12,7 +12,7 @@ const REASON = 'Ajuste após recalibração do sensor (OS 1234).';
 
 beforeAll(async () => {
   ctx = await createTestContext({ demo: true });
-  for (const username of ['aurora.adm', 'vida.adm', 'admin', 'joao.silva']) tokens[username] = (await ctx.login(username)).token;
+  for (const username of ['aurora.adm', 'vida.adm', 'admin', 'joao.silva', 'maria.souza']) tokens[username] = (await ctx.login(username)).token;
   ids.aurora = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Aurora Alimentos').executeTakeFirstOrThrow()).id;
   ids.vida = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Vida Farma').executeTakeFirstOrThrow()).id;
   ids.chamber = await deviceId(ctx, MACS.chamber);
@@ -49,6 +49,9 @@ describe('X11 GxP mode (GET/PUT /api/enterprise/compliance)', () => {
       expect(res.json().error).toBe('Empresa não encontrada.');
     }
     expect((await ctx.request('PUT', '/api/enterprise/compliance', tokens['joao.silva'], { gxp: true })).statusCode).toBe(403);
+    // Reading it is everyone's of the enterprise: their screens ask a reason or a signature when it is on.
+    expect((await ctx.request('GET', '/api/enterprise/compliance', tokens['joao.silva'])).json()).toEqual({ enterprise_id: ids.aurora, gxp: false });
+    expect((await ctx.request('GET', `/api/enterprise/compliance?enterprise_id=${ids.aurora}`, tokens['maria.souza'])).statusCode).toBe(404);
     expect((await ctx.request('GET', '/api/enterprise/compliance', tokens['aurora.adm'])).json().gxp).toBe(false);
   });
 

@@ -59,6 +59,9 @@ export const LandingPage = lazy(() =>
 export const NotFoundPage = lazy(() =>
   loadScreen(() => import('./NotFoundPage')).then((module) => ({ default: module.NotFoundPage })),
 );
+export const AuditTrailPage = lazy(() =>
+  loadScreen(() => import('../features/audit-trail/components/AuditTrailPage')).then((module) => ({ default: module.AuditTrailPage })),
+);
 export const AccessLogPage = lazy(() =>
   loadScreen(() => import('../features/access-log/components/AccessLogPage')).then((module) => ({ default: module.AccessLogPage })),
 );

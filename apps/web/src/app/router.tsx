@@ -9,6 +9,7 @@ import { LazySignedInLayout } from './layout/LazySignedInLayout';
 import { SignedOutLayout } from './layout/SignedOutLayout';
 import {
   AccessLogPage,
+  AuditTrailPage,
   AddBeaconsPage,
   BeaconsPage,
   ClientDevicesPage,
@@ -169,6 +170,10 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="access-log:read" />,
                 children: [{ handle: { title: 'Log de acesso' }, path: paths.accessLog, element: <AccessLogPage /> }],
+              },
+              {
+                element: <RequirePermission permission="audit-trail:read" />,
+                children: [{ handle: { title: 'Trilha de auditoria' }, path: paths.auditTrail, element: <AuditTrailPage /> }],
               },
             ],
           },

@@ -32,6 +32,8 @@ export const screens: readonly MenuScreen[] = [
   // Not in the documents' side menu, which never linked /financial: before Relatórios, for administrators (ADR 30).
   { path: paths.financial, label: 'Financeiro', permission: 'financial:read' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
+  // Not in the documents' menus: who changed which record, when, why (X11, ADR 0060), for administrators.
+  { path: paths.auditTrail, label: 'Trilha de auditoria', permission: 'audit-trail:read' },
   { path: paths.settings, label: 'Configurações', permission: 'settings:own' },
 ];
 

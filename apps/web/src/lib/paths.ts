@@ -41,6 +41,8 @@ export const paths = {
   monitor: (token: string) => `/monitor/${encodeURIComponent(token)}`,
   /** Not in the documents: the super admin's plans and FAQ (ADR 28). */
   plansAdmin: '/admin/plans',
+  /** Not in the documents: the audit trail (X11, ADR 0060), filtered by its query (entity, entity_id, actor, from, to). */
+  auditTrail: '/audit-trail',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

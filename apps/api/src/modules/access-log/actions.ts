@@ -29,6 +29,11 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'DELETE /api/me/telegram': 'Desvinculou o Telegram',
   'GET /api/enterprise/alarm-escalation': 'Consultou os lembretes e o escalonamento de alarmes',
   'PUT /api/enterprise/alarm-escalation': 'Alterou os lembretes e o escalonamento de alarmes',
+  // GxP mode and the audit trail (X11)
+  'GET /api/enterprise/compliance': 'Consultou o modo GxP da empresa',
+  'PUT /api/enterprise/compliance': 'Alterou o modo GxP da empresa',
+  'GET /api/audit-trail': 'Consultou a trilha de auditoria',
+  'GET /api/audit-trail/verify': 'Verificou a integridade da trilha de auditoria',
 
   // Devices, readings and alarms
   'GET /api/beacon-device/all': 'Consultou a lista de dispositivos',
@@ -76,6 +81,7 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   // Reports
   'GET /api/reports': 'Consultou a lista de relatórios',
   'GET /api/reports/:id': 'Consultou um relatório',
+  'POST /api/reports/:id/approve': 'Aprovou um relatório com assinatura eletrônica',
   'GET /api/report/files/:id': 'Baixou um relatório',
   'GET /api/travel-report/files/:id': 'Baixou o relatório de uma viagem',
   'GET /api/reports/excel-template': 'Baixou o modelo de planilha de relatórios',

@@ -10,7 +10,7 @@ import type { TenantScope } from '../../lib/tenant-scope';
 export class ComplianceService {
   constructor(private readonly db: Db) {}
 
-  /** The enterprise a caller's request is about: an admin's own; the super admin's must be named. */
+  /** The enterprise a caller's request is about: their own; the super admin's must be named. */
   private async enterpriseOf(scope: TenantScope, enterpriseId: string | undefined): Promise<string> {
     if (scope.kind === 'all') {
       if (!enterpriseId) throw badRequest(COMPLIANCE_MESSAGES.enterpriseRequired);
@@ -27,6 +27,7 @@ export class ComplianceService {
     return { enterprise_id: id, gxp: await this.isGxp(id) };
   }
 
+  /** Only the enterprise's administrators (the route's permission) and the super admin change it. */
   async set(scope: TenantScope, enterpriseId: string | undefined, body: ComplianceBody): Promise<ComplianceSettings> {
     const id = await this.enterpriseOf(scope, enterpriseId);
     // Leaving GxP mode is itself a change an inspector asks about: it needs its reason.

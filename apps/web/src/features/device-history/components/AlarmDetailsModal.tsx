@@ -2,9 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Divider, Group, Modal, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { AcknowledgeAlarmBody, type AlarmNotification } from '@sentinela/contract';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import { EMPTY_SIGNATURE, SignatureFields, type SignatureValue } from '../../../components/compliance/SignatureFields';
+import { SignatureLine } from '../../../components/compliance/SignatureLine';
 import { errorMessage } from '../../../lib/api-client';
+import { useCompliance } from '../../../lib/compliance';
+import { useSession } from '../../../lib/session';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { useAcknowledgeAlarm } from '../api/acknowledge-alarm';
 import { HISTORY_MESSAGES } from '../messages';
@@ -56,6 +60,7 @@ function AlarmDetails({ mac, alarm, onClose }: { mac: string; alarm: AlarmNotifi
           {formatDateTime(alarm.acknowledge.date)}
         </Text>
       )}
+      {alarm.acknowledge?.signature && <SignatureLine signature={alarm.acknowledge.signature} />}
       <AlarmDeliveryLog mac={mac} alarmId={alarm._id} />
       {acknowledged ? (
         <Group justify="flex-end">
@@ -72,6 +77,13 @@ function AlarmDetails({ mac, alarm, onClose }: { mac: string; alarm: AlarmNotifi
 
 function AcknowledgeForm({ mac, alarmId, onClose }: { mac: string; alarmId: string; onClose: () => void }) {
   const acknowledge = useAcknowledgeAlarm(mac);
+  // GxP mode (ADR 0062): the acknowledgement is an electronic signature. The server is the judge: when it asks for a
+  // password (an enterprise in GxP mode seen by the super admin), the fields appear.
+  const compliance = useCompliance();
+  const signerName = useSession()?.user.name ?? '';
+  const [signature, setSignature] = useState<SignatureValue>(EMPTY_SIGNATURE);
+  const [askSignature, setAskSignature] = useState(false);
+  const signs = compliance.gxp || askSignature;
   const {
     register,
     handleSubmit,
@@ -81,11 +93,16 @@ function AcknowledgeForm({ mac, alarmId, onClose }: { mac: string; alarmId: stri
   // mutateAsync, not mutate's callbacks: once saved, the alarm shows as acknowledged and this form unmounts,
   // which would drop per-call callbacks before the message is shown.
   const onSubmit = handleSubmit(({ message }) =>
-    acknowledge.mutateAsync({ id: alarmId, message }).then(
-      () => notifications.show({ color: 'teal', title: 'Sucesso!', message: HISTORY_MESSAGES.alarmAcknowledged }),
-      (error: unknown) =>
-        notifications.show({ color: 'red', title: 'Erro!', message: errorMessage(error, HISTORY_MESSAGES.alarmAcknowledgeError) }),
-    ),
+    acknowledge
+      .mutateAsync({ id: alarmId, message, ...(signs ? { password: signature.password || undefined, meaning: signature.meaning ?? undefined } : {}) })
+      .then(
+        () => notifications.show({ color: 'teal', title: 'Sucesso!', message: signs ? 'Alarme reconhecido e assinado.' : HISTORY_MESSAGES.alarmAcknowledged }),
+        (error: unknown) => {
+          const text = errorMessage(error, HISTORY_MESSAGES.alarmAcknowledgeError);
+          if (/assinar|assinatura/i.test(text)) setAskSignature(true);
+          notifications.show({ color: 'red', title: 'Erro!', message: text });
+        },
+      ),
   );
 
   return (
@@ -100,12 +117,13 @@ function AcknowledgeForm({ mac, alarmId, onClose }: { mac: string; alarmId: stri
           error={errors.message?.message}
           {...register('message')}
         />
+        {signs && <SignatureFields value={signature} onChange={setSignature} signerName={signerName} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={acknowledge.isPending}>
             Fechar
           </Button>
           <Button type="submit" loading={acknowledge.isPending}>
-            Reconhecer
+            {signs ? 'Reconhecer e assinar' : 'Reconhecer'}
           </Button>
         </Group>
       </Stack>

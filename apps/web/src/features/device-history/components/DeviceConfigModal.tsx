@@ -2,7 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { UpdateDeviceNameBody, z, type Device } from '@sentinela/contract';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { ReasonField, reasonBody, reasonProblem } from '../../../components/compliance/ReasonField';
+import { useCompliance } from '../../../lib/compliance';
 import { LimitFields, limitsBody, limitsDefaults, limitsShape, refineLimits } from '../../../components/form/limits';
 import { NumberField } from '../../../components/form/NumberField';
 import { errorMessage } from '../../../lib/api-client';
@@ -69,6 +72,10 @@ function defaultsOf(device: Device): ConfigFormInput {
 
 function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => void }) {
   const configure = useConfigureDevice(device._id, device.mac);
+  // GxP mode (ADR 0061): the change goes with its reason, asked here.
+  const compliance = useCompliance();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
   const {
     register,
     control,
@@ -79,16 +86,19 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
     defaultValues: defaultsOf(device),
   });
 
-  const onSubmit = handleSubmit((form) =>
-    configure.mutate(toConfigureBody(form), {
+  const onSubmit = handleSubmit((form) => {
+    const problem = reasonProblem(reason, compliance.gxp);
+    setReasonError(problem);
+    if (problem) return;
+    configure.mutate({ ...toConfigureBody(form), ...reasonBody(reason) }, {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: 'Sucesso!', message: HISTORY_MESSAGES.deviceUpdated });
         onClose();
       },
       onError: (error) =>
         notifications.show({ color: 'red', title: 'Erro!', message: errorMessage(error, HISTORY_MESSAGES.deviceUpdateError) }),
-    }),
-  );
+    });
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -127,6 +137,7 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
           description={intervalHint(device)}
           decimals={0}
         />
+        {compliance.mayNeedReason && <ReasonField value={reason} onChange={setReason} required={compliance.gxp} error={reasonError} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={configure.isPending}>
             Cancelar
