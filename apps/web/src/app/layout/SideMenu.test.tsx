@@ -73,6 +73,7 @@ describe('SideMenu (P6, P8)', () => {
       ['Links de monitoramento', '/monitor-links'],
       ['Financeiro', '/financial'],
       ['Relatórios', '/reports'],
+      ['Trilha de auditoria', '/audit-trail'],
       ['Configurações', '/settings'],
     ]);
   });
@@ -89,7 +90,10 @@ describe('SideMenu (P6, P8)', () => {
     expect(labelsOf(2)).not.toContain('Firmwares');
     expect(labelsOf(2)).not.toContain('Planos');
     expect(labelsOf(2)).toContain('Financeiro');
+    // X11: the audit trail is for administrators.
+    expect(labelsOf(2)).toContain('Trilha de auditoria');
     for (const profileId of [3, 4, 5] as const) {
+      expect(labelsOf(profileId)).not.toContain('Trilha de auditoria');
       expect(labelsOf(profileId)).not.toContain('Gateways');
       expect(labelsOf(profileId)).not.toContain('Links de monitoramento');
       expect(labelsOf(profileId)).not.toContain('Firmwares');

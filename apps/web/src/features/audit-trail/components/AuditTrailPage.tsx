@@ -173,7 +173,7 @@ function EntryCard({ entry }: { entry: AuditEntry }) {
         {entry.entity_id ? ` · Registro ${entry.entity_id}` : ''}
       </Text>
       {keys.length > 0 && (
-        <Table.ScrollContainer minWidth={320} mt="xs">
+        <Table.ScrollContainer minWidth={320} mt="xs" type="native">
           <Table withTableBorder withColumnBorders striped fz="xs" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>
