@@ -1,4 +1,4 @@
-import type { AlarmDelivery, AlarmType } from '@sentinela/contract';
+import { SIGNATURE_MESSAGES, type AlarmDelivery, type AlarmType } from '@sentinela/contract';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
@@ -51,6 +51,7 @@ type DeliverPayload = z.infer<typeof DeliverPayload>;
 
 const REFUSED = 'Não foi possível reconhecer este alarme.';
 const ALREADY = 'Este alarme já foi reconhecido.';
+const GXP_SIGN_ANSWER = 'Modo GxP: assine o reconhecimento no Sentinela (link na mensagem).';
 export const TELEGRAM_ACK_MESSAGE = 'Reconhecido pelo Telegram.';
 
 function factsOf(row: AlarmFactsRow): AlarmFacts {
@@ -271,6 +272,14 @@ export class AlarmDeliveryService {
         return { answer: ALREADY, ...(await this.currentText(delivery.alarm_id)) };
       }
       if (error instanceof AppError && error.code === 'NOT_FOUND') return refuse('alarm outside the recipient\'s scope', { delivery: delivery.id });
+      // GxP mode (ADR 0062): an acknowledgement is an electronic signature, never a button press; the message points
+      // to the device's page, where the alarm is signed with the password and a meaning. The button stays usable.
+      if (error instanceof AppError && error.message === SIGNATURE_MESSAGES.passwordRequired) {
+        const device = await this.db.selectFrom('alarms as a').innerJoin('devices as d', 'd.id', 'a.device_id').select(['d.id', 'd.mac']).where('a.id', '=', delivery.alarm_id).executeTakeFirstOrThrow();
+        const link = `${this.config.publicUrl}/device-history/${encodeURIComponent(device.mac)}/${device.id}`;
+        const current = await this.currentText(delivery.alarm_id);
+        return { answer: GXP_SIGN_ANSWER, editedText: `${current.editedText ?? ''}\n\nModo GxP: o reconhecimento é uma assinatura eletrônica. Assine na aba Alarmes: ${link}`.trim() };
+      }
       throw error;
     }
     await spendAckToken(this.db, delivery.id, this.clock.now());
