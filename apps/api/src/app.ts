@@ -19,6 +19,7 @@ import realtime from './plugins/realtime';
 import jobs from './plugins/jobs';
 import liveDemo from './plugins/live-demo';
 import openapi from './plugins/openapi';
+import metrics from './plugins/metrics';
 import { createServices, type AppServices } from './services';
 import { healthRoutes } from './modules/health/routes';
 import { authRoutes } from './modules/auth/routes';
@@ -89,6 +90,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The connection guard before anything: a connection over its address's cap costs nothing else.
   await app.register(connections, { config });
   // Shedding first: an overloaded process answers 503 before spending anything on the request.
+  // Metrics first: the duration of every request is observed, shed ones included.
+  await app.register(metrics, { services });
   await app.register(loadShedding, { maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
   await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });
   await app.register(rateLimit, { global: false });

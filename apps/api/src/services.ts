@@ -14,6 +14,7 @@ import { GatewayService } from './modules/gateways/service';
 import { MonitorLinkService } from './modules/monitor-links/service';
 import { PlansAdminService } from './modules/plans-admin/service';
 import { EventBus } from './realtime/event-bus';
+import { AppMetrics } from './metrics/metrics';
 import { AccessLogWriter } from './modules/access-log/writer';
 import { AuthService } from './modules/auth/service';
 import { SessionService } from './modules/auth/session-service';
@@ -76,6 +77,8 @@ export interface AppServices {
   rollups: RollupJob;
   /** In-process events (readings stored, alarms, revoked gateways) for realtime and plugins. */
   events: EventBus;
+  /** Prometheus metrics of this app (X14, ADR 67): counted where events happen, served by plugins/metrics. */
+  metrics: AppMetrics;
   ingest: IngestService;
   gateways: GatewayService;
   monitorLinks: MonitorLinkService;
@@ -147,6 +150,8 @@ export function createServices(
   log: { info: (obj: unknown, msg: string) => void; error: (obj: unknown, msg: string) => void; warn: (obj: unknown, msg: string) => void },
 ): AppServices {
   const events = new EventBus(log);
+  // prom-client's process metrics only where they are served: tests build many apps in one process.
+  const metrics = new AppMetrics({ defaultMetrics: config.metrics !== undefined });
   const sessions = new SessionService(db, clock, events);
   const accessLog = new AccessLogWriter(db, log);
   const jobConnection = jobConnectionOf(db);
@@ -167,7 +172,7 @@ export function createServices(
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
   const phoneSenders = createPhoneSenders(config);
   const push = new PushService(db, clock, config);
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -187,7 +192,8 @@ export function createServices(
     history: new HistoryService(db, clock),
     rollups: new RollupJob(db, clock, config.rollupDelayMinutes),
     events,
-    ingest: new IngestService(db, clock, events, log),
+    metrics,
+    ingest: new IngestService(db, clock, events, log, metrics),
     gateways: new GatewayService(db, clock, events),
     monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config.publicUrl),
     plansAdmin: new PlansAdminService(db, clock),

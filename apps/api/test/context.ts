@@ -166,6 +166,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   bankAccount: null,
   // No card provider unless a test starts its local Pagar.me (cards.test.ts).
   cardProvider: undefined,
+  // No /metrics unless a test sets a token or a port (metrics.test.ts).
+  metrics: undefined,
   ...overrides,
 });
 

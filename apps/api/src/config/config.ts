@@ -178,6 +178,10 @@ const Env = z.object({
   PAGARME_SECRET_KEY: z.string().regex(/^sk_[A-Za-z0-9_]+$/, 'a Pagar.me secret key (sk_…)').optional().or(z.literal('')),
   PAGARME_API_URL: z.url().default('https://api.pagar.me/core/v5'),
   PAGARME_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(10_000),
+  // Operations (X14, ADR 67): Prometheus metrics behind a Bearer token on the app's port, or on a port of their own.
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional().or(z.literal('')),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -394,6 +398,11 @@ export interface AppConfig {
   bankAccount: BankAccount | null;
   /** The payment provider cards are tokenised by (ADR 31); undefined: none, cards cannot be added. */
   cardProvider: CardProviderConfig | undefined;
+  /**
+   * GET /metrics (X14): with `token`, on the app's port behind `Authorization: Bearer <token>`; with `port`, only on
+   * that port (and `host`), still behind the token when one is set; undefined: no metrics are served.
+   */
+  metrics: { token: string | undefined; port: number | undefined; host: string } | undefined;
 }
 
 /** Pagar.me API v5: the browser tokenises with the public key; the server creates customers and cards with the secret. */
@@ -581,6 +590,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       e.CARD_PROVIDER === 'pagarme' && e.PAGARME_PUBLIC_KEY && e.PAGARME_SECRET_KEY
         ? { name: 'pagarme', publicKey: e.PAGARME_PUBLIC_KEY, secretKey: e.PAGARME_SECRET_KEY, apiUrl: e.PAGARME_API_URL.replace(/\/+$/, ''), timeoutMs: e.PAGARME_TIMEOUT_MS }
         : undefined,
+    metrics: e.METRICS_TOKEN || e.METRICS_PORT !== undefined
+      ? { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST }
+      : undefined,
   };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database';
 import * as initialSchema from './migrations/2026-11-22T0900-initial-schema';
@@ -56,6 +57,21 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** The migrations of this release, in order (the upgrade test and the readiness check compare a database with it). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
+/**
+ * Migrations of this release a database has not run (readiness, X14). Reads kysely's own table directly: the Migrator
+ * would create its tables and take its lock, which a check must never do.
+ */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const exists = await sql<{ found: boolean }>`select to_regclass('public.kysely_migration') is not null as found`.execute(db);
+  if (!exists.rows[0]?.found) return [...MIGRATION_NAMES];
+  const ran = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const done = new Set(ran.rows.map((r) => r.name));
+  return MIGRATION_NAMES.filter((name) => !done.has(name));
+}
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider });

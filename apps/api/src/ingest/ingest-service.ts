@@ -5,6 +5,7 @@ import type { Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 import { refusedByData } from '../lib/db-errors';
 import { sha256 } from '../lib/tokens';
+import type { AppMetrics } from '../metrics/metrics';
 import type { AlarmLimits, ActiveAlarm, MeasuredAlarmType, PendingExcursion } from '../modules/alarms/evaluator';
 import { evaluateAlarms } from '../modules/alarms/evaluator';
 import { storeAlarmChanges, type DeviceAlarmChanges } from '../modules/alarms/service';
@@ -126,6 +127,7 @@ export class IngestService {
     private readonly clock: Clock,
     private readonly events: EventBus,
     private readonly log: Logger,
+    private readonly metrics: AppMetrics,
   ) {
     this.copyIn = supportsCopyIn(db);
   }
@@ -143,7 +145,20 @@ export class IngestService {
     return { id: row.id, enterpriseId: row.enterprise_id };
   }
 
+  /** Stores a batch (an HTTP body, or an MQTT micro-batch of messages) and counts it in the metrics, once per batch. */
   async ingest(parts: readonly IngestPart[]): Promise<IngestResult> {
+    const started = performance.now();
+    try {
+      const result = await this.ingestBatch(parts);
+      this.metrics.batchStored(result, (performance.now() - started) / 1000);
+      return result;
+    } catch (err) {
+      this.metrics.ingestBatchFailures.inc();
+      throw err;
+    }
+  }
+
+  private async ingestBatch(parts: readonly IngestPart[]): Promise<IngestResult> {
     const now = this.clock.now();
     const nowMs = now.getTime();
     const rejected: Rejections = { list: [], gatewayIds: [] };

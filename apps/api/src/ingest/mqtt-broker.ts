@@ -14,6 +14,10 @@ export interface EmbeddedBroker {
   port: number;
   /** The MQTT-over-TLS port, when a certificate was given. */
   tlsPort: number | null;
+  /** Gateways connected and authenticated now (the metrics' gauge). */
+  connections(): number;
+  /** Whether the broker accepts connections (readiness). */
+  listening(): boolean;
   close(): Promise<void>;
 }
 
@@ -196,6 +200,8 @@ export async function startEmbeddedBroker(options: {
   return {
     port,
     tlsPort,
+    connections: () => connected.size,
+    listening: () => server.listening && !broker.closed,
     async close() {
       offRevoked();
       await Promise.all([

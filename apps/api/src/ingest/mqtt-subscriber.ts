@@ -9,6 +9,8 @@ import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
 export interface ExternalSubscriber {
   /** Resolves once the readings subscription of every connection was first acknowledged by the broker. */
   whenSubscribed(): Promise<void>;
+  /** Whether every session is connected to the broker now (readiness). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function startExternalSubscriber(options: {
 
   return {
     whenSubscribed: () => firstSubscription,
+    connected: () => clients.every((client) => client.connected),
     async close() {
       await batcher.drain();
       await Promise.all(clients.map((client) => client.endAsync()));

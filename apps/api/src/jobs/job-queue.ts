@@ -128,6 +128,16 @@ export class JobQueue {
       .map((job) => ({ state: job.state, retryCount: job.retryCount }));
   }
 
+  /**
+   * Jobs ready to run and not yet taken, per defined queue (the metrics' job-queue depth). pg-boss keeps these counts
+   * in its queue table, refreshed by its monitor (every minute): reading them costs one small query, never a count
+   * over the job table at each scrape.
+   */
+  async depths(): Promise<{ queue: string; depth: number }[]> {
+    const queues = await this.started().getQueues([...this.definitions.keys()]);
+    return queues.map((q) => ({ queue: q.name, depth: q.readyCount }));
+  }
+
   /** Stops fetching, waits for running jobs (up to a limit), closes the queue's connections. */
   async stop(): Promise<void> {
     const boss = this.boss;

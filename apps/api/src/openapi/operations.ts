@@ -231,7 +231,8 @@ const byTag: Record<Tag, Record<string, string>> = {
     'POST /api/contact-us': 'Send the contact form',
   },
   System: {
-    'GET /api/health': 'Health check',
+    'GET /api/health': 'Health check (liveness)',
+    'GET /api/ready': 'Readiness: database answering, migrations applied, ingestion up (200), or 503 with what fails',
     'GET /api/openapi.json': 'This OpenAPI 3.1 description',
     'GET /api/docs': 'The API reference page (HTML)',
     'GET /api/docs/:asset': 'Files of the API reference page',

@@ -24,6 +24,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
   app.addHook('onReady', async () => {
     await services.reports.prepare();
     await services.jobs.start();
+    services.metrics.setQueueDepthSource(() => services.jobs.depths());
     await services.reports.requeueWaiting();
     // After the queue: a /start or a button press may queue a message.
     await services.telegram.start();

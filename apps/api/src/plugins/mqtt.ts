@@ -13,6 +13,8 @@ export interface MqttIngest {
   tlsPort: number | null;
   /** Embedded: resolves when listening. External: when the first subscription is acknowledged. */
   ready(): Promise<void>;
+  /** Now: the embedded broker listens, or every external session is connected (GET /api/ready). */
+  up(): boolean;
 }
 
 declare module 'fastify' {
@@ -46,6 +48,7 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
     port: null,
     tlsPort: null,
     ready: () => (subscriber ? listening.then(() => subscriber!.whenSubscribed()) : listening),
+    up: () => (broker ? broker.listening() : subscriber ? subscriber.connected() : false),
   };
   app.decorate('mqtt', state);
 
@@ -76,6 +79,8 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
           log: app.log,
         });
         state.port = broker.port;
+        const running = broker;
+        services.metrics.setMqttConnectionSource(() => running.connections());
         state.tlsPort = broker.tlsPort;
       }
       started();

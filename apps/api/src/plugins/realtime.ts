@@ -43,6 +43,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   });
   perAddress.attach(io);
   app.decorate('io', io);
+  services.metrics.setSocketCountSource(() => io.engine.clientsCount);
 
   const watch = new SessionWatch(services.sessions, services.clock, app.log);
   authenticateSockets(io, services.sessions, { trustProxy: config.trustProxy, log: app.log });

@@ -20,6 +20,7 @@ import { alarmParts, alarmText, telegramText, type AlarmFacts } from './alarm-me
 import { PermanentDeliveryError } from './channels/delivery-error';
 import type { PhoneSenders } from './channels/phone-senders';
 import { smsText, whatsappParameters, type PhoneEvent } from './channels/phone-texts';
+import type { AppMetrics } from '../../metrics/metrics';
 import { flapDecision } from './flapping-guard';
 import { elapsedText, reminderText } from './reminder-message';
 import {
@@ -96,6 +97,7 @@ export class AlarmDeliveryService {
     private readonly log: JobLog,
     private readonly phones: PhoneSenders,
     private readonly push: PushService,
+    private readonly metrics: AppMetrics,
   ) {
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
@@ -179,13 +181,26 @@ export class AlarmDeliveryService {
     const delivery = await findDelivery(this.db, deliveryId);
     // Sent already (an attempt that finished but was not marked done), or given up: nothing to do.
     if (!delivery || delivery.status !== 'pending') return;
+    const outcome = await this.attempt(delivery).catch((err: unknown) => {
+      this.metrics.alarmNotifications.inc({ channel: delivery.channel, outcome: 'error' });
+      throw err;
+    });
+    if (outcome) this.metrics.alarmNotifications.inc({ channel: delivery.channel, outcome });
+  }
+
+  /** One attempt at a pending delivery; its outcome for the metrics (undefined: nothing was tried), or it throws to be retried. */
+  private async attempt(delivery: NonNullable<Awaited<ReturnType<typeof findDelivery>>>): Promise<'sent' | 'failed' | 'cancelled' | 'no_recipient' | undefined> {
+    const deliveryId = delivery.id;
     const row = await findAlarmFacts(this.db, delivery.alarm_id);
     if (!row) return;
     const facts = factsOf(row);
     const textOptions = { publicUrl: this.config.publicUrl, timeZone: this.config.reportTimeZone };
     const reminder = delivery.event === 'reminder' || delivery.event === 'escalated';
     // Acknowledging or ending the alarm stops its reminders, also those already queued (ADR 24).
-    if (reminder && (facts.acknowledged || facts.endedAt)) return recordCancelled(this.db, deliveryId);
+    if (reminder && (facts.acknowledged || facts.endedAt)) {
+      await recordCancelled(this.db, deliveryId);
+      return 'cancelled';
+    }
     const text =
       delivery.event === 'reminder' || delivery.event === 'escalated'
         ? reminderText(facts, delivery.event, delivery.created_at, textOptions)
@@ -226,18 +241,20 @@ export class AlarmDeliveryService {
         if (outcome.reached === 0 && outcome.errors.length === 0) {
           // No browser left (all unsubscribed or expired): nothing to retry.
           await recordError(this.db, deliveryId, outcome.removed > 0 ? 'Inscrições push expiradas: nenhum navegador inscrito.' : 'Nenhum navegador inscrito.', true);
-          return;
+          return 'no_recipient';
         }
         if (outcome.reached === 0) throw new Error(outcome.errors.join('; '));
       } else {
         throw new Error(`channel ${delivery.channel} has no provider`);
       }
       await recordSent(this.db, deliveryId, this.clock.now(), messageId);
+      return 'sent';
     } catch (error) {
       // A refusal no retry can change (invalid number, credentials refused): failed now, not after 17 minutes.
       if (error instanceof PermanentDeliveryError) {
         this.log.warn({ deliveryId, channel: delivery.channel, reason: error.message }, 'alarm delivery refused for good by the provider');
-        return recordError(this.db, deliveryId, error.message, true);
+        await recordError(this.db, deliveryId, error.message, true);
+        return 'failed';
       }
       await recordError(this.db, deliveryId, errorText(error), false);
       throw error;
