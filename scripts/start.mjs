@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withBuildLock } from './lib/build-lock.mjs';
 import { run } from './lib/run.mjs';
 import { serverArgs } from './lib/server-process.mjs';
 
@@ -20,10 +21,22 @@ function newestMtime(target) {
 }
 
 const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'];
-const builtAt = existsSync(path.join(webDist, 'index.html')) ? statSync(path.join(webDist, 'index.html')).mtimeMs : 0;
-if (!process.env.WEB_DIST && sources.some((s) => newestMtime(path.join(root, s)) > builtAt)) {
-  console.log('Construindo a aplicação web…');
-  const { code } = await run('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root });
+const stale = () => {
+  const builtAt = existsSync(path.join(webDist, 'index.html')) ? statSync(path.join(webDist, 'index.html')).mtimeMs : 0;
+  return sources.some((s) => newestMtime(path.join(root, s)) > builtAt);
+};
+if (!process.env.WEB_DIST && stale()) {
+  // One build at a time in this folder (ADR 68): a second `npm start` waits for the first one's build, then finds it
+  // fresh. A server already running keeps serving: it reads the new files at request time, old assets stay a while.
+  const code = await withBuildLock(
+    path.join(root, 'apps/web/.build.lock'),
+    async () => {
+      if (!stale()) return 0;
+      console.log('Construindo a aplicação web…');
+      return (await run('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root })).code;
+    },
+    { onWait: (pid) => console.log(`Aguardando a construção da aplicação web em andamento (processo ${pid})…`) },
+  );
   if (code !== 0) process.exit(code);
 }
 

@@ -2,11 +2,12 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { buildInfo } from './build-info-plugin.ts';
 import { mantineImportRedirects } from './mantine-import-redirects-plugin.ts';
+import { keepPreviousAssets } from './keep-previous-assets-plugin.ts';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react(), buildInfo(), mantineImportRedirects()],
+  plugins: [react(), buildInfo(), mantineImportRedirects(), keepPreviousAssets()],
   server: {
     proxy: {
       '/api': { target: api, changeOrigin: true },
@@ -15,7 +16,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    emptyOutDir: true,
+    // Earlier builds' hashed assets stay for pages opened before a deploy; keepPreviousAssets retires them (ADR 68).
+    emptyOutDir: false,
     // dist/.vite/manifest.json: which files each route loads first, for the size budgets (scripts/check-web-budgets.mjs).
     manifest: true,
     // Screens are split with React.lazy; the first-load budgets per route (route-budgets.json) guard the shared part.

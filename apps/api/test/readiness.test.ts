@@ -42,7 +42,6 @@ async function startBroker(port = 0): Promise<{ port: number; stop(): Promise<vo
     port: (server.address() as AddressInfo).port,
     async stop() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
-      server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

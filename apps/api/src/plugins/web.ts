@@ -6,8 +6,18 @@ import fp from 'fastify-plugin';
 import { sendRouteNotFound } from './error-handler';
 
 /**
- * Serves the built web app at the site root. Any GET outside /api that is not a file gets index.html,
- * so the client's router owns those paths; /api paths that match no route get a JSON 404.
+ * A path that names a file rather than a screen: the build's hashed assets, and anything ending in a file extension a
+ * build or the public folder holds. A missing one is a 404, never the app's index.html: sent as JavaScript, the page
+ * would fail to parse it with an error that hides the real cause (a deploy that removed the chunk).
+ */
+const FILE_PATH = /^\/assets\/|\.(?:js|mjs|css|map|json|webmanifest|wasm|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|txt|xml)$/i;
+
+/**
+ * Serves the built web app at the site root. Files are read from disk at request time (a wildcard route, no list of
+ * files made at start), so a new build placed in WEB_DIST is served without a restart; the web build keeps the
+ * previous builds' hashed assets for a while (apps/web/keep-previous-assets-plugin.ts), so a page opened before a
+ * deploy still loads its lazy chunks after it (X14, ADR 68). Any other GET outside /api gets index.html, so the
+ * client's router owns those paths; /api paths that match no route get a JSON 404.
  */
 async function web(
   app: FastifyInstance,
@@ -24,7 +34,7 @@ async function web(
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      wildcard: true,
       setHeaders: (res, filePath) => {
         // Hashed assets never change; the page and the build metadata must always be fresh (P1).
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -33,10 +43,13 @@ async function web(
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    if (hasWeb && request.method === 'GET' && !request.url.startsWith('/api')) {
+    const urlPath = request.url.split('?')[0] ?? request.url;
+    if (hasWeb && request.method === 'GET' && !urlPath.startsWith('/api') && !FILE_PATH.test(urlPath)) {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html');
     }
+    // A missing file may appear with the next deploy: no cache may keep this answer.
+    if (FILE_PATH.test(urlPath)) reply.header('cache-control', 'no-store');
     return sendRouteNotFound(reply);
   });
 }
