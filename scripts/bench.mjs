@@ -251,7 +251,7 @@ async function ingestionBenchmark() {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env, ...BENCH_LIMITS_ENV, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort),
-      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool,
+      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool,
     },
   });
   const baseUrl = `http://127.0.0.1:${httpPort}`;
@@ -343,7 +343,7 @@ async function realtimeBenchmark() {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: {
         ...process.env, ...BENCH_LIMITS_ENV, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_ENABLED: '0',
-        DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: redis?.url ?? '',
+        DEMO: '0', PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: redis?.url ?? '',
       },
     });
     servers.push(child);
@@ -423,7 +423,7 @@ async function abuseBenchmark() {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort),
-      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0',
+      MQTT_HOST: '127.0.0.1', MQTT_URL: '', DEMO: '0', PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0',
     },
   });
   cleanups.push(async () => {

@@ -91,7 +91,7 @@ export async function mqttClusterBenchmark(ctx) {
       env: {
         ...process.env, ...BENCH_LIMITS_ENV, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(port), HOST: '127.0.0.1',
         MQTT_ENABLED: '1', MQTT_URL: broker.url, MQTT_GATEWAY_KEY: key, MQTT_CLIENT_ID: `sentinela-bench-${i + 1}`, MQTT_SHARE_GROUP: SHARE_GROUP,
-        MQTT_SUBSCRIBER_CONNECTIONS: String(sessions), DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: '',
+        MQTT_SUBSCRIBER_CONNECTIONS: String(sessions), DEMO: '0', PUBLIC_URL: 'http://127.0.0.1', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', DB_POOL_SIZE: args.pool, REDIS_URL: '',
       },
     });
     servers.push(child);

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { loadConfig } from './config/config';
+import { adoptListenAddress } from './config/public-url';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './app';
@@ -38,8 +39,12 @@ async function main() {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await listenWarm(app, { port: config.port, host: config.host });
-  const url = `http://localhost:${config.port}`;
+  const url = adoptListenAddress(config, app.server.address());
+  if (config.publicUrlFromListen) {
+    logger.warn({ publicUrl: url }, 'PUBLIC_URL is not set: links in e-mails, monitor links and gateway instructions use the listen address');
+  }
   const lines = [`Sentinela em ${url}`];
+  if (config.publicUrlFromListen) lines.push(`PUBLIC_URL não definido: links enviados usam ${url} (defina PUBLIC_URL com o endereço que usuários e gateways alcançam)`);
   if (config.demo) {
     lines.push(
       `Logins de demonstração (senha ${DEMO_PASSWORD}): admin · aurora.adm · joao.silva · vida.adm · maria.souza`,

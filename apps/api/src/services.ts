@@ -195,7 +195,7 @@ export function createServices(
     metrics,
     ingest: new IngestService(db, clock, events, log, metrics),
     gateways: new GatewayService(db, clock, events),
-    monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config.publicUrl),
+    monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config),
     plansAdmin: new PlansAdminService(db, clock),
     alarms,
     travels: new TravelService(db, clock, events, { linkDaysAfterEnd: config.travelLinkDaysAfterEnd }),

@@ -99,6 +99,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   firmwareDir: overrides.firmwareDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-firmware-')),
   firmwareMaxBytes: 64 * 1024 * 1024,
   publicUrl: 'http://sentinela.test',
+  publicUrlFromListen: false,
   smtpUrl: undefined,
   mailFrom: 'Sentinela <nao-responda@sentinela.test>',
   // A fresh outbox per app (removed by close), unless a test gives one or an SMTP server.

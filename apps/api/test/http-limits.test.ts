@@ -166,7 +166,7 @@ describe('security headers and caching', () => {
 
 describe('demo data in production', () => {
   it('is off with NODE_ENV=production unless DEMO=1 asks for it, and on elsewhere by default', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://sentinela.example.com' }).demo).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DEMO: '1' }).demo).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development' }).demo).toBe(true);
     expect(loadConfig({}).demo).toBe(true);

@@ -193,7 +193,7 @@ describe('the DEMO_LIVE settings', () => {
   it('DEMO_LIVE follows DEMO unless set', () => {
     expect(loadConfig({ DEMO: '1' }).demoLive).toBe(true);
     expect(loadConfig({ DEMO: '1', DEMO_LIVE: '0' }).demoLive).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production' }).demoLive).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://sentinela.example.com' }).demoLive).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DEMO: '1' }).demoLive).toBe(true);
     expect(loadConfig({ DEMO: '0', DEMO_LIVE: '1' }).demoLive).toBe(true);
     expect(loadConfig({ DEMO: '1' }).demoLiveIntervalSeconds).toBe(15);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { listenUrl } from './public-url';
 
 /** The environment, parsed once. Everything configurable lives here and is documented in the README. */
 const Env = z.object({
@@ -100,7 +101,8 @@ const Env = z.object({
   FIRMWARE_DIR: z.string().optional(),
   FIRMWARE_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   // Accounts and e-mail (A1–A14): links in e-mails point at PUBLIC_URL; without SMTP_URL messages go to files.
-  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  // Unset: the address the server listens on (ADR 69); required in production without the demo.
+  PUBLIC_URL: z.url().optional().or(z.literal('')),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Sentinela <nao-responda@sentinela.local>'),
   MAIL_OUTBOX_DIR: z.string().optional(),
@@ -301,8 +303,14 @@ export interface AppConfig {
   firmwareDir: string;
   /** Largest firmware file; a larger upload is refused (413) before it is read when its length is declared. */
   firmwareMaxBytes: number;
-  /** Where the web app is reached: the base of links sent by e-mail (confirmation, set password). */
+  /**
+   * Where the web app is reached: the base of links sent by e-mail, monitor links and gateway instructions. PUBLIC_URL,
+   * or without it the address the server listens on (`publicUrlFromListen`), completed by the server once it listens
+   * when PORT is 0 (ADR 69).
+   */
   publicUrl: string;
+  /** PUBLIC_URL was not given: `publicUrl` is the listen address. */
+  publicUrlFromListen: boolean;
   /** SMTP relay (smtp://user:pass@host:587, smtps://…); unset: messages are written to `mailOutboxDir` instead. */
   smtpUrl: string | undefined;
   /** Sender of every message. */
@@ -450,6 +458,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.HTTP_HEADERS_TIMEOUT_SECONDS > e.HTTP_REQUEST_TIMEOUT_SECONDS) {
     throw new Error('Invalid configuration:\n  HTTP_HEADERS_TIMEOUT_SECONDS: at most HTTP_REQUEST_TIMEOUT_SECONDS (the headers are part of the request)');
   }
+  const demo = e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1';
+  if (!e.PUBLIC_URL && e.NODE_ENV === 'production' && !demo) {
+    // Links in e-mails and the gateways' instructions would otherwise name this machine's listen address (ADR 69).
+    throw new Error(
+      'Invalid configuration:\n  PUBLIC_URL: required in production (NODE_ENV=production without DEMO=1): the address users and gateways reach, e.g. https://sentinela.example.com',
+    );
+  }
   if (e.MQTT_URL && !e.MQTT_GATEWAY_KEY) {
     throw new Error('Invalid configuration:\n  MQTT_GATEWAY_KEY: required with MQTT_URL (the gateway the subscribed readings belong to)');
   }
@@ -463,7 +478,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL || undefined,
     dataDir: path.resolve(e.DATA_DIR),
-    demo: e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1',
+    demo,
     demoLive: e.DEMO_LIVE === undefined ? (e.DEMO === undefined ? e.NODE_ENV !== 'production' : e.DEMO === '1') : e.DEMO_LIVE === '1',
     demoLiveIntervalSeconds: e.DEMO_LIVE_INTERVAL_SECONDS,
     logLevel: e.LOG_LEVEL,
@@ -527,7 +542,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportQueueMaxPerEnterprise: e.REPORT_QUEUE_MAX_PER_ENTERPRISE,
     firmwareDir: path.resolve(e.FIRMWARE_DIR || path.join(e.DATA_DIR, 'firmware')),
     firmwareMaxBytes: e.FIRMWARE_MAX_BYTES,
-    publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : listenUrl(e.HOST, e.PORT),
+    publicUrlFromListen: !e.PUBLIC_URL,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     mailOutboxDir: path.resolve(e.MAIL_OUTBOX_DIR || path.join(e.DATA_DIR, 'outbox')),

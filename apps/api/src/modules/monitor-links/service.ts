@@ -1,3 +1,4 @@
+import type { AppConfig } from '../../config/config';
 import {
   API_VERSION,
   MONITOR_LINK_MAX_DAYS,
@@ -70,7 +71,8 @@ export class MonitorLinkService {
     private readonly clock: Clock,
     private readonly events: EventBus,
     private readonly accessLog: AccessLogWriter,
-    private readonly publicUrl: string,
+    /** Read at each use: without PUBLIC_URL the server completes it once it listens (ADR 69). */
+    private readonly config: Pick<AppConfig, 'publicUrl'>,
   ) {}
 
   list(scope: TenantScope): Promise<MonitorLink[]> {
@@ -107,7 +109,7 @@ export class MonitorLinkService {
     const id = await insertMonitorLink(this.db, { enterpriseId, name: body.name, tokenHash: sha256(token), createdBy, at: now, expiresAt, deviceIds, travelIds });
     const [link] = await listMonitorLinks(this.db, own, [id]);
     if (!link) throw notFound(M.notFound);
-    return { ...link, token, url: this.publicUrl + monitorPagePath(token) };
+    return { ...link, token, url: this.config.publicUrl + monitorPagePath(token) };
   }
 
   async revoke(scope: TenantScope, id: string): Promise<void> {
