@@ -193,3 +193,26 @@ describe('X14 metrics on METRICS_PORT', () => {
     }
   });
 });
+
+describe('X14 the dashboard and alert rules in docs/', () => {
+  it('are valid JSON and name only metrics the server exposes', async () => {
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const docs = path.resolve(__dirname, '../../../docs');
+    const dashboard = readFileSync(path.join(docs, 'grafana-dashboard.json'), 'utf8');
+    const rules = readFileSync(path.join(docs, 'prometheus-alerts.yml'), 'utf8');
+    const parsed = JSON.parse(dashboard) as { panels: { targets: { expr: string }[] }[] };
+    const expressions = [...parsed.panels.flatMap((p) => p.targets.map((t) => t.expr)), ...[...rules.matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1]!)];
+    expect(expressions.length).toBeGreaterThan(15);
+
+    const { AppMetrics } = await import('../src/metrics/metrics');
+    const exposed = new Set<string>();
+    for (const metric of (await new AppMetrics().registry.getMetricsAsJSON())) {
+      exposed.add(metric.name);
+      if (metric.type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) exposed.add(metric.name + suffix);
+    }
+    const named = new Set(expressions.flatMap((e) => [...e.matchAll(/\b((?:sentinela|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!)));
+    expect(named.size).toBeGreaterThan(8);
+    for (const name of named) expect(exposed.has(name), `${name} is not exposed`).toBe(true);
+  });
+});
