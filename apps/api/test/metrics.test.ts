@@ -209,7 +209,7 @@ describe('X14 the dashboard and alert rules in docs/', () => {
     const exposed = new Set<string>();
     for (const metric of (await new AppMetrics().registry.getMetricsAsJSON())) {
       exposed.add(metric.name);
-      if (metric.type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) exposed.add(metric.name + suffix);
+      if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) exposed.add(metric.name + suffix);
     }
     const named = new Set(expressions.flatMap((e) => [...e.matchAll(/\b((?:sentinela|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!)));
     expect(named.size).toBeGreaterThan(8);
