@@ -5,6 +5,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { buildApp } from './app';
 import { listenWarm } from './listen';
+import { exitCleanlyOnSignals } from './shutdown';
 import { systemClock } from './lib/clock';
 import { DEMO_GATEWAY_KEY, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seed/demo';
 
@@ -26,17 +27,7 @@ async function main() {
   }
 
   const { app } = await buildApp({ config, db: database.db, logger });
-  let closing = false;
-  const close = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'closing');
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void close('SIGINT'));
-  process.on('SIGTERM', () => void close('SIGTERM'));
+  exitCleanlyOnSignals({ app, closeDatabase: () => database.close(), logger, timeoutMs: config.shutdownTimeoutSeconds * 1000 });
 
   await listenWarm(app, { port: config.port, host: config.host });
   const url = adoptListenAddress(config, app.server.address());

@@ -169,6 +169,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   cardProvider: undefined,
   // No /metrics unless a test sets a token or a port (metrics.test.ts).
   metrics: undefined,
+  shutdownTimeoutSeconds: 25,
   ...overrides,
 });
 

@@ -144,7 +144,11 @@ describe('X14 metrics behind METRICS_TOKEN', () => {
     const log = await waitForDeliveries(ctx, alarm.id, (await ctx.login('aurora.adm')).token, 1);
     const sentEmails = log.filter((d) => d.channel === 'email' && d.status === 'sent').length;
     expect(sentEmails).toBeGreaterThanOrEqual(1);
-    expect(seriesValue(await metricsText(ctx), 'sentinela_alarm_notifications_total', { channel: 'email', outcome: 'sent' })).toBe(sent0 + sentEmails);
+    // The log is written just before the attempt is counted: read the counter until it has caught up.
+    const counted = async () => seriesValue(await metricsText(ctx), 'sentinela_alarm_notifications_total', { channel: 'email', outcome: 'sent' }) ?? 0;
+    const deadline = Date.now() + 10_000;
+    while ((await counted()) < sent0 + sentEmails && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await counted()).toBe(sent0 + sentEmails);
   });
 });
 

@@ -184,6 +184,8 @@ const Env = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional().or(z.literal('')),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().optional(),
+  // A clean shutdown (X14): how long SIGTERM may take before the process exits anyway (code 1).
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
 });
 
 export interface AppConfig {
@@ -411,6 +413,8 @@ export interface AppConfig {
    * that port (and `host`), still behind the token when one is set; undefined: no metrics are served.
    */
   metrics: { token: string | undefined; port: number | undefined; host: string } | undefined;
+  /** How long a SIGTERM shutdown may take (requests answered, batches committed) before the process exits anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 /** Pagar.me API v5: the browser tokenises with the public key; the server creates customers and cards with the secret. */
@@ -609,6 +613,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metrics: e.METRICS_TOKEN || e.METRICS_PORT !== undefined
       ? { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT, host: e.METRICS_HOST ?? e.HOST }
       : undefined,
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS,
   };
 }
 

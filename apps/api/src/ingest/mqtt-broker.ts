@@ -95,6 +95,8 @@ export async function startEmbeddedBroker(options: {
   };
 
   const batchers = new ShardedBatchers(settleEachMessage(ingest, log));
+  /** Set once the broker is closing: messages from then on are refused (not acknowledged; the gateway resends them). */
+  let closing = false;
 
   const broker = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs,
@@ -121,6 +123,9 @@ export async function startEmbeddedBroker(options: {
       if (!client) return done(null); // the broker's own $SYS messages
       const gateway = gatewayOf.get(client);
       if (!gateway) return done(new Error('not authenticated'));
+      // Shutting down (X14): no new message is taken in; Aedes closes the connection without a PUBACK, and the
+      // gateway sends it again to the next server.
+      if (closing) return done(new Error('server shutting down'));
       packet.retain = false;
       const part = partFromMessage(gateway, packet.topic, packet.payload, ingest.nowMs());
       batchers.submit(part).then(
@@ -202,14 +207,23 @@ export async function startEmbeddedBroker(options: {
     tlsPort,
     connections: () => connected.size,
     listening: () => server.listening && !broker.closed,
+    /**
+     * A clean shutdown (X14, ADR 67): no new connection and no new message; the messages already taken in are stored
+     * and acknowledged (their PUBACKs written to connections still open); only then are the connections closed. A
+     * message refused meanwhile was never acknowledged, so its gateway sends it again.
+     */
     async close() {
       offRevoked();
-      await Promise.all([
+      closing = true;
+      const listenersClosed = Promise.all([
         new Promise<void>((resolve) => server.close(() => resolve())),
         tlsServer ? new Promise<void>((resolve) => tlsServer.close(() => resolve())) : undefined,
-        new Promise<void>((resolve) => broker.close(() => resolve())),
       ]);
       await batchers.drain();
+      // The PUBACKs of the last batches are written when the loop turns (corked per connection).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await listenersClosed;
     },
   };
 }

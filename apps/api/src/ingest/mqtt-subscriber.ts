@@ -44,6 +44,7 @@ function subscriberConnection(
   batcher: MicroBatcher<IngestPart>,
   gateway: GatewayIdentity,
   onFirstSubscription: () => void,
+  closing: () => boolean,
 ): MqttClient {
   const { ingest, log } = options;
   const client: MqttClient = connect(options.url, {
@@ -78,6 +79,9 @@ function subscriberConnection(
   // acknowledging, and the broker delivers the message again after the reconnect.
   const acks = new DeferredAcks(client, MAX_MESSAGES_IN_FLIGHT);
   client.handleMessage = (packet: IPublishPacket, callback) => {
+    // Shutting down (X14): the message is left unacknowledged and unread further (no callback); the broker keeps it in
+    // the persistent session and delivers it again.
+    if (closing()) return;
     const payload = typeof packet.payload === 'string' ? packet.payload : Buffer.from(packet.payload);
     const part = partFromMessage(gateway, packet.topic, payload, ingest.nowMs());
     const stored = batcher.submit(part, Math.max(1, part.readings.length));
@@ -126,6 +130,7 @@ export async function startExternalSubscriber(options: {
   if (!gateway) throw new Error('MQTT_GATEWAY_KEY is not the key of an active gateway');
 
   const batcher = new MicroBatcher<IngestPart>(settleEachMessage(ingest, log), { maxItems: 4000, maxWaitMs: 0, maxConcurrent: 1 });
+  let closing = false;
 
   const group = options.shareGroup;
   const count = group ? Math.max(1, options.connections ?? 1) : 1;
@@ -137,14 +142,17 @@ export async function startExternalSubscriber(options: {
     const clientId = count === 1 ? options.clientId : `${options.clientId}-${i + 1}`;
     clients.push(subscriberConnection(options, clientId, group, batcher, gateway, () => {
       if (++subscribedClients === count) subscribed();
-    }));
+    }, () => closing));
   }
 
   return {
     whenSubscribed: () => firstSubscription,
     connected: () => clients.every((client) => client.connected),
+    /** Stops taking messages, stores those taken (their PUBACKs sent once committed), then disconnects. */
     async close() {
+      closing = true;
       await batcher.drain();
+      await new Promise<void>((resolve) => setImmediate(resolve));
       await Promise.all(clients.map((client) => client.endAsync()));
     },
   };

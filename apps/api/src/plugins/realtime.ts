@@ -153,14 +153,16 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     });
   }
 
-  // Sockets go before the HTTP server closes: an open WebSocket would keep it waiting.
+  // Sockets go before the HTTP server closes: an open WebSocket would keep it waiting. They are closed at the transport
+  // (engine) level, not with a Socket.IO disconnect: clients see "transport close", the reason on which Socket.IO
+  // clients reconnect by themselves (with their back-off) — the reconnect hint of a restart (X14). A server-side
+  // disconnect ("io server disconnect") is what an ended session gets, and a client does not come back from it.
   app.addHook('preClose', async () => {
     for (const off of unsubscribe) off();
     await feed.close();
     await alarmRooms.close();
     watch.close();
     monitorRooms.close();
-    io.local.disconnectSockets(true);
     io.engine.close();
   });
   app.addHook('onClose', async () => {
