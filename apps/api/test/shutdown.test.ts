@@ -24,9 +24,9 @@ describe('X14 clean shutdown with gateways sending', () => {
     const server = await startServerProcess({ ...database.env, SHUTDOWN_TIMEOUT_SECONDS: '60' });
     disposals.push(async () => void server.child.kill('SIGKILL'));
 
-    // Readings an hour back, one second apart: unique per device, all within the accepted window (at an odd millisecond,
-    // so that no demo reading can stand for one of them).
-    const start = Math.floor(Date.now() / 1000) * 1000 - 3_600_000 + 437;
+    // Readings from twelve hours back, one second apart: unique per device, all within the accepted window (at most 43,000
+    // of each; at an odd millisecond, so that no demo reading can stand for one of them).
+    const start = Math.floor(Date.now() / 1000) * 1000 - 12 * 3_600_000 + 437;
     const ackedHttp = new Set<number>();
     const ackedMqtt = new Set<number>();
     let stop = false;
@@ -65,7 +65,7 @@ describe('X14 clean shutdown with gateways sending', () => {
     mqtt.on('error', () => {});
     let mqttIndex = 0;
     const mqttGateway = (async () => {
-      while (!stop && mqtt.connected) {
+      while (!stop && mqtt.connected && mqttIndex < 40_000) {
         const i = mqttIndex++;
         mqtt.publish(`devices/${MQTT_DEVICE}/readings`, JSON.stringify({ ts: new Date(start + i * 1000).toISOString(), temperature: 5 }), { qos: 1 }, (err) => {
           if (!err) ackedMqtt.add(i);
