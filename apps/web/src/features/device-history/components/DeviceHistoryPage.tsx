@@ -1,9 +1,10 @@
 import '@mantine/core/styles/Tabs.css';
 import { Alert, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { can, z } from '@sentinela/contract';
-import { IconAlertCircle, IconSettings } from '@tabler/icons-react';
+import { IconAlertCircle, IconHistory, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
+import { paths, withQuery } from '../../../lib/paths';
 import { errorMessage } from '../../../lib/api-client';
 import { EMPTY } from '../../../lib/format';
 import { useLivePresence } from '../../../lib/live-presence';
@@ -43,6 +44,7 @@ export function DeviceHistoryPage() {
   const { filter, filterQuery, filterKey, tab, page, applyFilter, setTab, setPage } = useHistorySearch();
   const [configuring, setConfiguring] = useState(false);
   const canConfigure = can(user.profile._id, 'devices:configure');
+  const canAudit = can(user.profile._id, 'audit-trail:read');
   const showFilters = tab === 'dados' || tab === 'grafico';
 
   return (
@@ -56,16 +58,24 @@ export function DeviceHistoryPage() {
             <HeaderItem label="Endereço Mac" value={deviceMac} />
           </Group>
         </Stack>
-        {canConfigure && (
-          <Button
-            variant="light"
-            leftSection={<IconSettings size={16} />}
-            onClick={() => setConfiguring(true)}
-            disabled={!device.data}
-          >
-            Configurações
-          </Button>
-        )}
+        <Group gap="xs">
+          {canAudit && (
+            // X11: who changed this device, its limits, links and alarms, and why.
+            <Button component={Link} variant="default" leftSection={<IconHistory size={16} />} to={withQuery(paths.auditTrail, { entity_id: id })}>
+              Trilha de auditoria
+            </Button>
+          )}
+          {canConfigure && (
+            <Button
+              variant="light"
+              leftSection={<IconSettings size={16} />}
+              onClick={() => setConfiguring(true)}
+              disabled={!device.data}
+            >
+              Configurações
+            </Button>
+          )}
+        </Group>
       </Group>
 
       {device.isError && (

@@ -9,6 +9,7 @@ import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '..
 import { PushChannelRow } from './PushChannelRow';
 import '../styles';
 import { AlarmEscalationSection } from './AlarmEscalationSection';
+import { ComplianceSection } from './ComplianceSection';
 
 /**
  * /settings, Configurações (A10): "Por onde deseja receber notificações?" with a toggle per channel. A channel this
@@ -43,6 +44,7 @@ export function SettingsPage() {
         </Stack>
       </Paper>
       {isEnterpriseAdmin && <AlarmEscalationSection />}
+      {isEnterpriseAdmin && <ComplianceSection />}
     </Stack>
   );
 }
