@@ -73,7 +73,7 @@ describe('X11 audit trail, reasons and signatures in the browser', () => {
     const alarm = page.getByRole('dialog', { name: 'Detalhes do alarme' });
     await alarm.getByLabel('Reconhecer alarme').fill('Porta da geladeira fechada; vacinas verificadas.');
     await alarm.getByTestId('signature-fields').waitFor();
-    await alarm.getByLabel('Significado da assinatura').click();
+    await alarm.getByRole('combobox', { name: 'Significado da assinatura' }).click();
     await alarm.getByRole('option', { name: 'Revisado' }).click();
     await alarm.getByLabel('Sua senha').fill('senha-errada');
     await alarm.getByRole('button', { name: 'Reconhecer e assinar' }).click();
@@ -86,7 +86,7 @@ describe('X11 audit trail, reasons and signatures in the browser', () => {
 
     // The trail of the device: the change with its reason, before and after; the signed acknowledgement.
     await page.keyboard.press('Escape');
-    await page.getByRole('link', { name: 'Trilha de auditoria' }).first().click();
+    await page.locator('a[href*="/audit-trail?entity_id="]').click();
     await page.waitForURL(`**/audit-trail?entity_id=${deviceId}`);
     const entries = page.getByTestId('audit-entry');
     await entries.first().waitFor();
