@@ -8,6 +8,7 @@
 //           travel-logs, ADR 47, or alone in travel-location-logs). With several URLs
 //           (API processes sharing rooms through Redis), client process p connects to URL p mod n and batch k
 //           goes to URL k mod n, as behind a load balancer.
+//           --spike-every N: every N readings of a travel, 10 run hot, so alarms open and end during the run
 //   clients (forked by run)
 // Latency is taken on the machine's monotonic clock (process.hrtime), which every process shares: from the
 // ingest acknowledgement (the HTTP answer, sent after the commit) to the client's receipt of the message that
@@ -47,6 +48,8 @@ const { positionals, values: args } = parseArgs({
     from: { type: 'string', default: '0' },
     count: { type: 'string', default: '0' },
     base: { type: 'string', default: '0' },
+    // Every N readings of a travel, 10 run 5 °C hot: its alarm opens and ends (the soak, issue 27 item 5). 0: never.
+    'spike-every': { type: 'string', default: '0' },
   },
 });
 
@@ -84,7 +87,7 @@ async function setup() {
   const macs = Array.from({ length: travels }, (_, i) => generatedMac(i));
   const devices = await db
     .insertInto('devices')
-    .values(macs.map((mac, i) => ({ mac, name: `Baú ${i}`, model: null, key: null, enterprise_id: enterprise.id, location_id: null, group_id: null, temperature_min: 0, temperature_max: 12, humidity_min: 20, humidity_max: 95, no_data_minutes: null })))
+    .values(macs.map((mac, i) => ({ mac, name: `Baú ${i}`, model: null, key: null, enterprise_id: enterprise.id, location_id: null, group_id: null, temperature_min: 0, temperature_max: 10, humidity_min: 20, humidity_max: 95, no_data_minutes: null })))
     .returning(['id', 'mac'])
     .execute();
   const deviceOf = new Map(devices.map((d) => [d.mac, d.id]));
@@ -249,6 +252,7 @@ async function run() {
       req.end(body);
     });
 
+  const spikes = Number(args['spike-every']) > 0 ? { spikeEvery: Number(args['spike-every']), spikeLength: 10 } : {};
   const perBatch = Math.ceil(rate / batchesPerSecond);
   const inFlight: Promise<void>[] = [];
   const t0 = performance.now();
@@ -262,7 +266,7 @@ async function run() {
     const readings: BeaconReading[] = [];
     const batchTravels: number[] = [];
     for (let t = group; t < travels && readings.length < perBatch; t += batchesPerSecond) {
-      const values = valuesAt(t, 5, base + seq * 1000, seq);
+      const values = valuesAt(t, 5, base + seq * 1000, seq, spikes);
       const reading: BeaconReading = { mac: file.macs[t]!, ts, ...values };
       if (args.positions) Object.assign(reading, { lat: -23 + seq * 0.001 + t * 1e-6, lng: -46 + seq * 0.001 });
       readings.push(reading);

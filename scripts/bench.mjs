@@ -37,8 +37,15 @@
 // of another enterprise go out of range one by one (--alarm-probes 200, --alarm-rate 2 a second); from each reading's
 // POST to the local SMTP server and the local Telegram Bot API receiving its alarm, p50/p99/max.
 // --only ingest|history|realtime|reports|abuse|web|ux|alarms runs one of the eight.
+// --soak (alone, never in the default set; issue 27 item 5): --soak-minutes (60) at 2,000 readings a second through
+// HTTP ingestion to 2,000 travels followed by 1,000 live clients, alarms opening and ending (every 600 readings of a
+// travel, 10 run hot), the server's real jobs on. Every 10 s the server's resident memory and its event-loop delay
+// (prom-client's nodejs_eventloop_lag_max_seconds from /metrics) are sampled; at the end: memory growth from minute
+// 10 (a sixth of a shorter run) to the end, the largest event-loop delay, deliveries lost, readings acknowledged but
+// not stored.
 // The machine's load average is printed with each phase: other work on the machine lowers every figure.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
@@ -84,6 +91,8 @@ const { values: args } = parseArgs({
     'ux-runs': { type: 'string', default: '5' },
     'alarm-probes': { type: 'string', default: '200' },
     'alarm-rate': { type: 'string', default: '2' },
+    soak: { type: 'boolean', default: false },
+    'soak-minutes': { type: 'string', default: '60' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -153,26 +162,29 @@ let server;
 /** Extra API processes and Redis of the realtime phase with --servers, stopped here whatever happens. */
 const cleanups = [];
 try {
-  if (!args.only || args.only === 'ingest') await ingestionBenchmark();
-  if (((!args.only || args.only === 'ingest') && Number(args.servers) > 1) || args.only === 'mqtt-cluster') {
+  // The default set, or the one --only names; the soak runs alone.
+  const selected = (name) => !args.soak && (!args.only || args.only === name);
+  if (args.soak) await soakBenchmark();
+  if (selected('ingest')) await ingestionBenchmark();
+  if ((selected('ingest') && Number(args.servers) > 1) || args.only === 'mqtt-cluster') {
     await mqttClusterBenchmark({ root, outDir, postgresUrl: postgres.url, args, seconds, phase, waitForHealth, cleanups, cpu: { cpuSeconds, coresSince } });
   }
-  if (!args.only || args.only === 'history') {
+  if (selected('history')) {
     let historyArgs = args.quick ? ['--devices', '200', '--per-device', '10000', '--samples', '200'] : ['--devices', '2000', '--per-device', '10000'];
     // --big (issue 15 item 3): 100 M readings, 1,000 devices over 365 days; the year-long chart reads the roll-ups.
     if (args.big) historyArgs = ['--devices', '1000', '--days', '365', '--per-device', '100000'];
     if ((await runScript('bench/history.ts', historyArgs, { DATABASE_URL: postgres.url })) !== 0) process.exitCode = 1;
   }
-  if (!args.only || args.only === 'realtime') await realtimeBenchmark();
-  if (!args.only || args.only === 'reports') {
+  if (selected('realtime')) await realtimeBenchmark();
+  if (selected('reports')) {
     const render = await runScript('bench/reports.ts', args.quick ? ['--runs', '3'] : []);
     const queue = await runScript('bench/report-queue.ts', args.quick ? ['--reports', '20'] : [], { DATABASE_URL: postgres.url });
     if (render !== 0 || queue !== 0) process.exitCode = 1;
   }
-  if (!args.only || args.only === 'abuse') await abuseBenchmark();
-  if (!args.only || args.only === 'web') webSizes();
-  if (!args.only || args.only === 'ux') await uxBenchmark();
-  if (!args.only || args.only === 'alarms') await alarmLatencyBenchmark();
+  if (selected('abuse')) await abuseBenchmark();
+  if (selected('web')) webSizes();
+  if (selected('ux')) await uxBenchmark();
+  if (selected('alarms')) await alarmLatencyBenchmark();
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
@@ -180,6 +192,93 @@ try {
   }
   for (const cleanup of cleanups) await cleanup();
   postgres.stop();
+}
+
+/** The server's resident memory (kB, from /proc) and the largest event-loop delay since the last scrape (ms, /metrics). */
+async function serverSample(pid, baseUrl, token) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  let lagMaxMs = NaN;
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+    lagMaxMs = Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1] ?? NaN) * 1000;
+  } catch { /* a missed sample */ }
+  return { rssKb, lagMaxMs };
+}
+
+/** One long run of live ingestion with clients and alarms (issue 27 item 5): memory, event-loop delay, nothing lost. */
+async function soakBenchmark() {
+  const minutes = Number(args['soak-minutes']);
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE sentinela_soak');
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  await admin.end();
+  const u = new URL(postgres.url);
+  u.pathname = '/sentinela_soak';
+  const dbUrl = u.toString();
+  const setupFile = path.join(outDir, 'soak-setup.json');
+  await realtimePhase('setup', ['--db', dbUrl, '--travels', '2000', '--out', setupFile]);
+  const token = randomBytes(24).toString('hex');
+  const httpPort = await freePort();
+  const child = spawn(process.execPath, serverArgs(root), {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    // The server as in production: its jobs on (no-data check, roll-ups, alarm notifications), metrics behind a token.
+    env: { ...process.env, ...BENCH_LIMITS_ENV, NODE_ENV: 'production', DATABASE_URL: dbUrl, PORT: String(httpPort), HOST: '127.0.0.1', MQTT_ENABLED: '0', DEMO: '0', LOG_LEVEL: 'warn', METRICS_TOKEN: token, PUBLIC_URL: `http://127.0.0.1:${httpPort}` },
+  });
+  cleanups.push(async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  });
+  const baseUrl = `http://127.0.0.1:${httpPort}`;
+  await waitForHealth(baseUrl, child);
+  const samples = [];
+  const started = performance.now();
+  const sampler = setInterval(() => {
+    serverSample(child.pid, baseUrl, token).then((s) => samples.push({ minute: (performance.now() - started) / 60_000, ...s, load: loadavg()[0] }), () => {});
+  }, 10_000);
+  const result = await realtimePhase('run', [
+    '--url', baseUrl, '--setup', setupFile, '--clients', '1000', '--processes', args['client-processes'], '--rate', '2000', '--batches', '20',
+    '--duration', String(minutes * 60), '--spike-every', '600',
+  ]);
+  clearInterval(sampler);
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const stored = Number((await db.query('SELECT count(*) FROM readings')).rows[0].count);
+  const alarms = (await db.query('SELECT count(*) AS opened, count(*) FILTER (WHERE NOT active) AS ended FROM alarms')).rows[0];
+  await db.end();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+
+  // Memory from minute 10 (a sixth of a shorter run), once the caches and pools have grown to their working size.
+  const settledAt = Math.min(10, minutes / 6);
+  const settled = samples.find((s) => s.minute >= settledAt) ?? samples[0];
+  const last = samples.at(-1);
+  const growth = settled && last ? (last.rssKb - settled.rssKb) / settled.rssKb : NaN;
+  const lags = samples.map((s) => s.lagMaxMs).filter(Number.isFinite);
+  const lagMax = lags.length ? Math.max(...lags) : NaN;
+  const lagAfterFirstMinute = Math.max(...samples.filter((s) => s.minute >= 1).map((s) => s.lagMaxMs).filter(Number.isFinite));
+  const summary = {
+    date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, minutes, stored, alarms,
+    rss: { settledMinute: settledAt, settledMb: Math.round(settled?.rssKb / 1024), lastMb: Math.round(last?.rssKb / 1024), growth }, lagMaxMs: lagMax, lagAfterFirstMinuteMs: lagAfterFirstMinute,
+    samples, ...result,
+  };
+  writeFileSync(path.join(outDir, 'soak.json'), JSON.stringify(summary, null, 2));
+  const ok = (cond) => (cond ? 'ok' : 'FORA DA META');
+  const lostReadings = Math.max(0, result.accepted - stored);
+  console.log(`
+| Soak: ${minutes} min, 2.000 leituras/s (HTTP), 2.000 viagens, 1.000 clientes ao vivo | Resultado | Meta |
+|---|---|---|
+| Memória residente do servidor, minuto ${settledAt.toFixed(0)} → fim | ${summary.rss.settledMb} → ${summary.rss.lastMb} MB (${(growth * 100).toFixed(1)} %) (${ok(growth < 0.1)}) | cresce < 10 % |
+| Maior atraso do laço de eventos (amostras de 10 s) | ${lagMax.toFixed(0)} ms; depois do 1º minuto ${lagAfterFirstMinute.toFixed(0)} ms (${ok(lagMax <= 200)}) | ≤ 200 ms |
+| Leituras confirmadas / gravadas | ${result.accepted.toLocaleString('pt-BR')} / ${stored.toLocaleString('pt-BR')} (${ok(lostReadings === 0)}) | nada perdido |
+| travel-logs entregues / perdidos | ${result.cards.received.toLocaleString('pt-BR')} de ${result.cards.expected.toLocaleString('pt-BR')}, ${result.cards.lost} perdidos (${ok(result.cards.lost === 0)}); p99 ${result.cards.p99} ms | nada perdido |
+| Alarmes abertos / encerrados | ${alarms.opened} / ${alarms.ended} | abrem e encerram |
+| Ingestão: confirmação p50 / p99; erros HTTP | ${result.ackP50} / ${result.ackP99} ms; ${result.errors} | — |
+
+PostgreSQL ${version}. Amostras em .tmp/bench/soak.json.`);
+  if (!(growth < 0.1) || !(lagMax <= 200) || lostReadings > 0 || result.cards.lost > 0) process.exitCode = 1;
 }
 
 /** Alarm delivery under ingestion load (bench/alarm-latency.ts): its own database, the load's devices from `setup`. */
