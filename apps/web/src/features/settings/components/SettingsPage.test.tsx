@@ -43,7 +43,7 @@ describe('SettingsPage (A10)', () => {
     expect((screen.getByRole('switch', { name: /^Telegram/ }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.getByRole('link', { name: 'Abrir o bot no Telegram' }).getAttribute('href')).toBe('https://t.me/bot');
     expect(screen.getByRole('link', { name: 'Ir para o Perfil' }).getAttribute('href')).toBe('/profile');
-    expect(screen.getByText(/SMS não está configurado/)).toBeTruthy();
+    expect(screen.getByText(/O envio por SMS ainda não foi ativado neste servidor/)).toBeTruthy();
 
     await userEvent.click(email);
     await waitFor(() => expect((screen.getByRole('switch', { name: 'E-mail' }) as HTMLInputElement).checked).toBe(true));
