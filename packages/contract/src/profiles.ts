@@ -77,3 +77,56 @@ export type Permission = keyof typeof PERMISSIONS;
 export function can(profileId: number, permission: Permission): boolean {
   return (PERMISSIONS[permission] as readonly number[]).includes(profileId);
 }
+
+/** Who a user is, as far as deciding whether another user may act on them goes. */
+export interface UserStanding {
+  id: string;
+  profileId: number;
+  enterpriseId: string | null;
+  isOwner: boolean;
+}
+
+/**
+ * What one user does to another from the administration screens. `self` says whether the action may target the
+ * actor: nobody edits, resets or (de)activates themselves there (their own profile asks for their password), but
+ * an administrator may link devices to themselves, which grants nothing they do not already see.
+ */
+export const USER_ACTIONS = {
+  /** Name, username and e-mail (/edit-user, M5). */
+  edit: { self: false },
+  /** A new password set by an administrator (M4). */
+  'reset-password': { self: false },
+  /** Ativar / Desativar (M4). */
+  'set-active': { self: false },
+  /** The user's device links (/add-beacons, M6). */
+  'link-devices': { self: true },
+  /** Linking a user to the enterprise (/register-user, A13). */
+  'link-enterprise': { self: true },
+} as const satisfies Record<string, { self: boolean }>;
+export type UserAction = keyof typeof USER_ACTIONS;
+
+/** Why an action on a user is refused; null when it is allowed. */
+export type UserActionRefusal = 'self' | 'other-enterprise' | 'super-admin' | 'owner' | 'administrator' | 'not-administrator';
+
+/**
+ * The one rule of who acts on whom (issue 21.3), used by every route that changes a user and by the screens that
+ * offer those actions:
+ * - the super administrator acts on every enterprise user (never on another super administrator);
+ * - an enterprise's owner acts on every other user of its enterprise, administrators included;
+ * - any other enterprise administrator acts only on the users below them: never on the owner, never on another
+ *   administrator (a second administrator made by the owner cannot take the enterprise from them);
+ * - nobody acts on users of another enterprise, nor on themselves where the action says so.
+ * The last active administrator of an enterprise is protected apart (it needs a count: see the server).
+ */
+export function userActionRefusal(actor: UserStanding, target: UserStanding, action: UserAction): UserActionRefusal | null {
+  if (actor.id === target.id) return USER_ACTIONS[action].self ? null : 'self';
+  if (target.profileId === Profile.SuperAdmin) return 'super-admin';
+  if (actor.profileId === Profile.SuperAdmin) return null;
+  if (actor.profileId !== Profile.EnterpriseAdmin || !actor.enterpriseId) return 'not-administrator';
+  // A user of no enterprise yet is about to be linked into the administrator's (A13): below them by definition.
+  if (target.enterpriseId !== null && target.enterpriseId !== actor.enterpriseId) return 'other-enterprise';
+  if (actor.isOwner) return null;
+  if (target.isOwner) return 'owner';
+  if (target.profileId === Profile.EnterpriseAdmin) return 'administrator';
+  return null;
+}

@@ -4,6 +4,7 @@ import { IsoDate } from './common';
 import { adminResetPasswordSchema } from './password';
 import { requiredEmail } from './enterprises';
 import { cleanText } from './values';
+import type { UserAction, UserStanding } from './profiles';
 
 export const UserDetail = z.object({
   _id: z.string(),
@@ -22,6 +23,14 @@ export const UserDetail = z.object({
   created_at: IsoDate,
 });
 export type UserDetail = z.infer<typeof UserDetail>;
+
+/** A user as `userActionRefusal` weighs them. */
+export const standingOf = (user: UserDetail): UserStanding => ({
+  id: user._id,
+  profileId: user.profile._id,
+  enterpriseId: user.enterprise?._id ?? null,
+  isOwner: user.isOwner,
+});
 
 /** POST /api/admin/users/{id}/reset-password (M4): an administrator sets a new password for one of its users. */
 export const AdminResetPasswordBody = z.object({ password: adminResetPasswordSchema() });
@@ -45,4 +54,19 @@ export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 export const USER_MESSAGES = {
   updated: 'Perfil editado com sucesso',
   usernameTaken: 'Este usuário já está em uso.',
+} as const;
+
+/** Why an administrator may not act on a user (`userActionRefusal`, issue 21.3), in the words users read. */
+export const USER_ACTION_MESSAGES = {
+  notFound: 'Usuário não encontrado.',
+  owner: 'Somente o proprietário da empresa ou o super administrador podem alterar o proprietário.',
+  administrator: 'Somente o proprietário da empresa pode alterar outro administrador.',
+  superAdmin: 'Um super administrador não pode ser alterado por esta tela.',
+  notAdministrator: 'Somente administradores podem alterar outros usuários.',
+  lastActiveAdministrator: 'A empresa precisa de ao menos um administrador ativo: ative ou cadastre outro administrador antes de desativar este.',
+  self: {
+    edit: 'Para alterar os seus próprios dados, use a tela Perfil.',
+    'reset-password': 'Para alterar a sua própria senha, use a opção Alterar senha do seu perfil.',
+    'set-active': 'Você não pode desativar o seu próprio usuário.',
+  } as Partial<Record<UserAction, string>>,
 } as const;

@@ -22,7 +22,7 @@ export const deviceLinkRoutes: FastifyPluginAsyncZod<{ services: AppServices }> 
     { schema: { body: LinkDevicesToUserBody, response: { 200: LinkDevicesResult } }, config: { permission: 'devices:link' } },
     async (request) => {
       const auth = requireAuth(request);
-      return services.deviceLinks.linkToUser(request.body, { userId: auth.userId, scope: auth.scope, meta: clientMeta(request) });
+      return services.deviceLinks.linkToUser(request.body, { userId: auth.userId, scope: auth.scope, meta: clientMeta(request), auth });
     },
   );
 };

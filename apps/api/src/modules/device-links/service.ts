@@ -7,7 +7,8 @@ import type { EventBus } from '../../realtime/event-bus';
 import type { ClientMeta } from '../auth/session-service';
 import { recordDeviceEvents } from '../device-events/repository';
 import { findEnterprise } from '../enterprises/repository';
-import { findUserInScope } from '../users/repository';
+import type { AuthContext } from '../../plugins/auth';
+import { userToActOn } from '../users/target-user';
 import {
   addUserLinks,
   devicesOfUserLocked,
@@ -74,9 +75,9 @@ export class DeviceLinkService {
     return { success: true, message: B.linked, ...result };
   }
 
-  async linkToUser(body: LinkDevicesToUserBody, by: Actor): Promise<LinkDevicesResult> {
-    const user = await findUserInScope(this.db, by.scope, body.user_id);
-    if (!user) throw notFound('Usuário não encontrado.');
+  async linkToUser(body: LinkDevicesToUserBody, by: Actor & { auth: AuthContext }): Promise<LinkDevicesResult> {
+    // The owner's links only by the owner or the super admin, another administrator's only by the owner (21.3).
+    const user = await userToActOn(this.db, by.auth, body.user_id, 'link-devices');
     const enterpriseId = user.enterprise?._id;
     if (!enterpriseId) throw badRequest('Este usuário não pertence a uma empresa: vincule dispositivos a usuários de uma empresa.');
     const wanted = new Set(body.devices);

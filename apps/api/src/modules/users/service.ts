@@ -2,13 +2,14 @@ import { MSG, Profile, USER_MESSAGES, type UpdateUserBody, type UserDetail } fro
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { conflict, forbidden, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import { hashPassword } from '../auth/service';
 import type { SessionService } from '../auth/session-service';
 import type { EventBus } from '../../realtime/event-bus';
 import { setEnterpriseDisabled } from '../enterprises/repository';
 import { findUserInScope, setUserDisabled, setUserPassword, updateUserIdentity } from './repository';
+import { refuseLastActiveAdministrator, userToActOn } from './target-user';
 
 export class UserService {
   constructor(
@@ -30,26 +31,25 @@ export class UserService {
       return deactivate ? MSG.enterpriseDeactivated : MSG.enterpriseActivated;
     }
     if (target.userId) {
-      if (target.userId === auth.userId) throw badRequest('Você não pode desativar o seu próprio usuário.');
-      const user = await findUserInScope(this.db, auth.scope, target.userId);
-      if (!user) throw notFound('Usuário não encontrado.');
-      await setUserDisabled(this.db, user.id, deactivate, now);
-      if (deactivate) await this.sessions.revokeAllOf(user.id);
+      const user = await userToActOn(this.db, auth, target.userId, 'set-active');
+      await this.db.transaction().execute(async (trx) => {
+        if (deactivate) await refuseLastActiveAdministrator(trx, user);
+        await setUserDisabled(trx, user.id, deactivate, now);
+        if (deactivate) await this.sessions.revokeAllOf(user.id, trx);
+      });
+      if (deactivate) this.sessions.announceEnded({ userId: user.id });
       this.events.emit('access.changed', { userId: user.id });
     }
     return deactivate ? MSG.userDeactivated : MSG.userActivated;
   }
 
   /**
-   * Admin password reset (M4): an administrator sets a new password for a user its scope holds (an enterprise
-   * admin: its enterprise's users). A super admin's password is never reset this way, and nobody resets their
-   * own here (that is the profile's change-password, which asks for nothing less). The user's sessions end.
+   * Admin password reset (M4): an administrator sets a new password for a user it may act on (`userToActOn`: the
+   * owner only by the owner or the super admin; never a super admin, never oneself, whose change-password asks
+   * for the current one). The user's sessions end.
    */
   async resetPassword(auth: AuthContext, userId: string, password: string): Promise<string> {
-    const user = await findUserInScope(this.db, auth.scope, userId);
-    if (!user) throw notFound('Usuário não encontrado.');
-    if (user.profile._id === Profile.SuperAdmin) throw forbidden('A senha de um super administrador não pode ser redefinida.');
-    if (user.id === auth.userId) throw badRequest('Para alterar a sua própria senha, use a opção Alterar senha do seu perfil.');
+    const user = await userToActOn(this.db, auth, userId, 'reset-password');
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
       await setUserPassword(trx, user.id, passwordHash, this.clock.now());
@@ -64,8 +64,7 @@ export class UserService {
    * email another user has (in any case) is a 409 with the field's message; the user's sessions go on.
    */
   async updateIdentity(auth: AuthContext, userId: string, body: UpdateUserBody): Promise<UserDetail> {
-    const user = await findUserInScope(this.db, auth.scope, userId);
-    if (!user) throw notFound('Usuário não encontrado.');
+    const user = await userToActOn(this.db, auth, userId, 'edit');
     try {
       await updateUserIdentity(this.db, user.id, body, this.clock.now());
     } catch (error) {

@@ -22,6 +22,7 @@ import type { AccountService } from '../accounts/service';
 import { hashPassword } from '../auth/service';
 import { findEnterprise } from '../enterprises/repository';
 import { insertUser, isEmailTaken } from './repository';
+import { userToActOn } from './target-user';
 import { refuseWhenRestricted } from '../subscriptions/restriction';
 
 /** The profiles an administrator may give (the ACL list less the excluded one). */
@@ -111,6 +112,9 @@ export class UserCreationService {
     if (users.length !== ids.length) throw notFound('Usuário não encontrado.');
     if (users.some((u) => u.enterprise_id && u.enterprise_id !== enterpriseId)) throw conflict(CREATE_USER_MESSAGES.otherEnterprise);
     if (users.some((u) => u.profile_id === Profile.SuperAdmin)) throw forbidden();
+    // Users already in the enterprise are acted on under the one rule (21.3): a second administrator does not
+    // relink the owner or a fellow administrator.
+    for (const u of users) if (u.enterprise_id) await userToActOn(this.db, auth, u.id, 'link-enterprise');
     // Linking users is the second half of adding them (/register-user): refused while restricted, like the creation
     // (ADR 32). Checked after the scope, so another enterprise's id is still a 404 that says nothing about its bill.
     await refuseWhenRestricted(this.db, enterpriseId);

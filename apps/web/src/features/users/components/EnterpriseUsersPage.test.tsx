@@ -33,8 +33,10 @@ function server(users: UserDetail[], post?: (request: RecordedRequest) => Respon
   };
 }
 
-function open(path: string, handler: Handler, profileId: 1 | 2 = 2) {
-  startSession(makeSession(profileId));
+/** Signed in as the super admin (1) or as Aurora's owner (2), unless `me` says otherwise. */
+function open(path: string, handler: Handler, profileId: 1 | 2 = 2, me: Partial<UserDetail> = {}) {
+  const aurora = { enterprise: { _id: CLIENT_ID, name: 'Aurora Alimentos' }, isOwner: true };
+  startSession(makeSession(profileId, { ...(profileId === 2 ? aurora : {}), ...me }));
   const mock = mockFetch(handler);
   return { ...mock, ...renderApp(path) };
 }
@@ -156,6 +158,21 @@ describe('/enterprise-users (M4)', () => {
     await userEvent.type(within(dialog).getByLabelText(/^Nova senha/), 'Nova@1234');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     expect(await within(dialog).findByText('Usuário não encontrado.')).toBeTruthy();
+  });
+
+  it('a second administrator is offered nothing on the owner nor on another administrator, only their logs', async () => {
+    const inAurora = { enterprise: { _id: CLIENT_ID, name: 'Aurora Alimentos' } };
+    const second = makeUser(2, { ...inAurora, _id: 'u0000000-0000-4000-8000-000000000009', id: 'u0000000-0000-4000-8000-000000000009', name: 'Segundo Adm', username: 'segundo.adm' });
+    const third = makeUser(2, { ...inAurora, _id: 'u0000000-0000-4000-8000-000000000008', id: 'u0000000-0000-4000-8000-000000000008', name: 'Terceiro Adm', username: 'terceiro.adm' });
+    const owner = { ...admin, ...inAurora, _id: 'u0000000-0000-4000-8000-000000000007', id: 'u0000000-0000-4000-8000-000000000007' };
+    open(`/enterprise-users?id=${CLIENT_ID}`, server([owner, second, third, { ...joao, ...inAurora }]), 2, { ...second, isOwner: false });
+    await screen.findByText('João Silva');
+    const actionsOf = (name: string) => within(rowOf(name)).getAllByRole('cell').at(-1)?.textContent;
+    expect(within(rowOf('Aurora Administração')).getByText('Proprietário')).toBeTruthy();
+    expect(actionsOf('Aurora Administração')).toBe('Logs');
+    expect(actionsOf('Terceiro Adm')).toBe('Logs');
+    expect(actionsOf('João Silva')).toBe('DispositivosEditarLogsAlterar senhaDesativar');
+    expect(actionsOf('Segundo Adm')).toBe('Você');
   });
 
   it('says so for an enterprise out of reach', async () => {

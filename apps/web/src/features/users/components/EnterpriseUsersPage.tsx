@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Tabs.css';
 import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MSG, Profile, type UserDetail } from '@sentinela/contract';
+import { MSG, Profile, standingOf, userActionRefusal, type UserAction, type UserDetail } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -75,23 +75,29 @@ export function EnterpriseUsersPage() {
     if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
           Você
         </Badge>;
+    // The contract's one rule of who acts on whom (ADR 57): a second administrator sees the owner's logs only.
+    const may = (action: UserAction) => userActionRefusal(standingOf(me), standingOf(u), action) === null;
     return (
       <Group gap="xs" wrap="nowrap">
-        <Button
-          size="xs"
-          variant="default"
-          component={Link}
-          to={withQuery(paths.addBeacons, { id: u._id, numDevices: u.available_devices.length, eID: u.enterprise?._id ?? clientId })}
-        >
-          Dispositivos
-        </Button>
-        <Button size="xs" variant="light" component={Link} to={withQuery(paths.editUser, { id: u._id })}>
-          Editar
-        </Button>
+        {may('link-devices') && (
+          <Button
+            size="xs"
+            variant="default"
+            component={Link}
+            to={withQuery(paths.addBeacons, { id: u._id, numDevices: u.available_devices.length, eID: u.enterprise?._id ?? clientId })}
+          >
+            Dispositivos
+          </Button>
+        )}
+        {may('edit') && (
+          <Button size="xs" variant="light" component={Link} to={withQuery(paths.editUser, { id: u._id })}>
+            Editar
+          </Button>
+        )}
         <Button size="xs" variant="light" color="gray" component={Link} to={withQuery(paths.accessLog, { user_id: u._id })}>
           Logs
         </Button>
-        {!u.disabled && (
+        {!u.disabled && may('reset-password') && (
           <Button
             size="xs"
             variant="light"
@@ -103,23 +109,40 @@ export function EnterpriseUsersPage() {
             Alterar senha
           </Button>
         )}
-        <Button
-          size="xs"
-          variant="light"
-          color={u.disabled ? 'teal' : 'red'}
-          onClick={() => {
-            setToggleTarget(u);
-            setToggleOpened(true);
-          }}
-        >
-          {u.disabled ? 'Ativar' : 'Desativar'}
-        </Button>
+        {may('set-active') && (
+          <Button
+            size="xs"
+            variant="light"
+            color={u.disabled ? 'teal' : 'red'}
+            onClick={() => {
+              setToggleTarget(u);
+              setToggleOpened(true);
+            }}
+          >
+            {u.disabled ? 'Ativar' : 'Desativar'}
+          </Button>
+        )}
       </Group>
     );
   };
 
   const columns: DataTableColumn<UserDetail>[] = [
-    { key: 'name', header: 'Nome', render: (u) => u.name, sortValue: (u) => u.name },
+    {
+      key: 'name',
+      header: 'Nome',
+      render: (u) =>
+        u.isOwner ? (
+          <Group gap={6} wrap="nowrap">
+            {u.name}
+            <Badge size="xs" variant="light" color="grape">
+              Proprietário
+            </Badge>
+          </Group>
+        ) : (
+          u.name
+        ),
+      sortValue: (u) => u.name,
+    },
     { key: 'username', header: 'Usuário', render: (u) => u.username, sortValue: (u) => u.username },
     {
       key: 'created_at',
