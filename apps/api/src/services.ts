@@ -28,6 +28,8 @@ import { RollupJob } from './modules/readings/rollup-job';
 import { TravelService } from './modules/travels/service';
 import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
+import { AccountProtection } from './modules/accounts/account-protection';
+import { CurrentPasswordCheck } from './modules/auth/current-password';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
 import { FirmwareService } from './modules/firmware/service';
@@ -96,6 +98,7 @@ export interface AppServices {
   mail: MailService;
   /** Sign-up, e-mail confirmation, password recovery. */
   accounts: AccountService;
+  accountProtection: AccountProtection;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
   /** Firmware versions and their files (M1). */
@@ -163,7 +166,8 @@ export function createServices(
   const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
-  const accounts = new AccountService(db, clock, config, sessions, mail);
+  const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
+  const accounts = new AccountService(db, clock, config, sessions, mail, accountProtection);
   const billingCycle = new BillingCycle(db, clock, config, jobs, mail, log);
   const compliance = new ComplianceService(db);
   const signatures = new SignatureService(db, clock, mail, log);
@@ -187,7 +191,7 @@ export function createServices(
     devices: new DeviceService(db, clock),
     beacons: new BeaconService(db, clock, config, spreadsheetReaders),
     deviceLinks: new DeviceLinkService(db, clock, events),
-    users: new UserService(db, clock, sessions, events),
+    users: new UserService(db, clock, sessions, events, accountProtection),
     enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock),
     rollups: new RollupJob(db, clock, config.rollupDelayMinutes),
@@ -205,7 +209,8 @@ export function createServices(
     reports,
     mail,
     accounts,
-    profile: new ProfileService(db, clock, sessions, accounts),
+    accountProtection,
+    profile: new ProfileService(db, clock, sessions, accounts, accountProtection, new CurrentPasswordCheck(db, clock, accessLog, config.loginMaxPerMinute)),
     firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
     telegram,
     telegramLinks,

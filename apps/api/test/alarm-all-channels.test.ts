@@ -56,7 +56,7 @@ describe('one alarm, every channel (issue 11, A10, A12, D6, X3)', () => {
     const { alarm, link } = await openAlarm(TRUCK_2, 11.5);
 
     // Each channel's server receives its message about this alarm.
-    const mail = await smtp.waitForMail(JOAO_EMAIL, 'Alarme: Temperatura alta em Baú Caminhão 02');
+    const mail = await smtp.waitForMail(JOAO_EMAIL, 'Alarme: Temperatura alta em “Baú Caminhão 02”');
     expect(mail.text).toContain('Valor: 11,50 °C');
     expect(mail.text).toContain(link);
     const chat = await telegram.waitForCall((c) => telegram.calls.indexOf(c) >= telegramBefore && sentTo(JOAO_CHAT, (t) => t.includes('Temperatura acima do limite máximo'))(c));
@@ -64,7 +64,7 @@ describe('one alarm, every channel (issue 11, A10, A12, D6, X3)', () => {
     const button = (chat.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
     expect(button.text).toBe('Reconhecer');
     const push = await pushService.waitFor((p) => p.browserId === browser.id);
-    expect(JSON.parse(push.text)).toMatchObject({ title: 'Alarme: Temperatura alta em Baú Caminhão 02', url: link, tag: `alarm:${alarm.id}` });
+    expect(JSON.parse(push.text)).toMatchObject({ title: 'Alarme: Temperatura alta em “Baú Caminhão 02”', url: link, tag: `alarm:${alarm.id}` });
     const text = await sms.waitForMessage((m) => m.To === JOAO_PHONE);
     expect(text.Body).toMatch(/^Sentinela: ALARME Temperatura alta em Baú Caminhão 02: valor 11,50 °C, limite 8,00 °C/);
     expect(text.Body.endsWith(link)).toBe(true);
@@ -88,7 +88,7 @@ describe('one alarm, every channel (issue 11, A10, A12, D6, X3)', () => {
     const answer = await telegram.waitForCall((c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === press);
     expect(answer.params.text).toBe('Alarme reconhecido.');
     const edit = await telegram.waitForCall((c) => c.method === 'editMessageText' && Number(c.params.message_id) === Number(sentMessageId));
-    expect(String(edit.params.text)).toMatch(/Reconhecido por João Silva em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(String(edit.params.text)).toMatch(/Reconhecido por “João Silva” em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
 
     // The device history and the open-alarms list say who acknowledged it, to anyone who may see the device.
     const history = (await ctx.request('GET', `/api/beacon-device/${TRUCK_2}/notifications`, aurora)).json() as Array<{ _id: string; acknowledge_formatted: string; acknowledge: { message: string; user: { name: string } } | null }>;
@@ -118,12 +118,12 @@ describe('one alarm, every channel (issue 11, A10, A12, D6, X3)', () => {
         ['reminder', 'whatsapp', 'sent', JOAO_PHONE],
       ].sort(),
     );
-    await smtp.waitForMail(JOAO_EMAIL, 'Lembrete: Temperatura alta em Baú Caminhão 01');
-    const escalated = await smtp.waitForMail(AURORA_ADMIN_EMAIL, 'Escalonado: Temperatura alta em Baú Caminhão 01');
+    await smtp.waitForMail(JOAO_EMAIL, 'Lembrete: Temperatura alta em “Baú Caminhão 01”');
+    const escalated = await smtp.waitForMail(AURORA_ADMIN_EMAIL, 'Escalonado: Temperatura alta em “Baú Caminhão 01”');
     expect(escalated.text).toContain('Escalonado: alarme ativo há 15 min sem reconhecimento.');
     const reminder = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('⏰ Lembrete: alarme ainda ativo há 15 min')));
     expect((reminder.params.reply_markup as { inline_keyboard: Array<Array<{ text: string }>> }).inline_keyboard[0]![0]!.text).toBe('Reconhecer');
-    await pushService.waitFor((p) => p.browserId === browser.id && JSON.parse(p.text).title === 'Lembrete: Temperatura alta em Baú Caminhão 01');
+    await pushService.waitFor((p) => p.browserId === browser.id && JSON.parse(p.text).title === 'Lembrete: Temperatura alta em “Baú Caminhão 01”');
     await sms.waitForMessage((m) => m.To === JOAO_PHONE && m.Body.startsWith('Sentinela: ALARME Lembrete, ativo há 15 min sem reconhecimento: Temperatura alta em Baú Caminhão 01'));
     await whatsapp.waitForMessage((m) => m.to === JOAO_PHONE && m.parameters[0]!.startsWith('Baú Caminhão 01') && m.parameters[1] === 'Lembrete, ativo há 15 min sem reconhecimento: Temperatura alta, 13,00 °C');
 

@@ -177,7 +177,8 @@ describe('boundary values stored through every write route', () => {
     await login(state.newAdminUsername, PASSWORD_128);
 
     // Sign-up (A3) with the longest values, then its confirmation resend and a recovery (A6) of that account.
-    expect((await call('POST', '/api/user/email-available', undefined, { email: emailOf('s') })).json()).toEqual({ available: true });
+    // The documents' answer: false, the e-mail is free.
+    expect((await call('POST', '/api/user/email-available', undefined, { email: emailOf('s') })).json()).toBe(false);
     // Enterprise names are unique (ADR 18): the sign-up's company differs from the one registered above by a letter.
     const signedUp = await call('POST', '/api/client', undefined, {
       name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(11) 98765-4321', password: PASSWORD_128, client: { name: `Z${NAME_120.slice(1)}` },
@@ -205,6 +206,8 @@ describe('boundary values stored through every write route', () => {
     await write('POST', `/api/client/link/${auroraEnterprise}`, aurora, { users: [{ id: createdUser.user._id, isOwner: false }] });
     expect((await call('POST', '/api/password/request/reset', undefined, { email: emailOf('s') })).statusCode).toBe(200);
     expect((await call('POST', '/api/password/reset', undefined, { email: emailOf('s'), code: '000000', password: PASSWORD_128 })).statusCode).toBe(400);
+    // "Não fui eu" with the longest token a link may carry: not one of ours, refused in pt-BR (ADR 58).
+    expect((await call('POST', '/api/account/protect', undefined, { token: 'x'.repeat(200) })).statusCode).toBe(404);
 
     const gateway = await write('POST', '/api/gateways', aurora, { name: NAME_80 });
     await write('PUT', `/api/gateways/${gateway._id}`, aurora, { name: longText(80, '😀') });
@@ -347,7 +350,7 @@ describe('boundary values stored through every write route', () => {
     const own = await login(`s.${'u'.repeat(58)}`, PASSWORD_128);
     const profile = { name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(99) 99999-9999' };
     await write('POST', '/api/profile/', own, profile);
-    await write('POST', '/api/profile', own, { ...profile, email: emailOf('t'), phone: '(11) 1234-5678' });
+    await write('POST', '/api/profile', own, { ...profile, email: emailOf('t'), phone: '(11) 1234-5678', current_password: PASSWORD_128 });
     await write('POST', '/api/me/change-password', own, { current_password: PASSWORD_128, password: `Zz9#${'q'.repeat(124)}` });
 
     const renamed = await write<{ name: string }>('POST', `/api/devices/update-name/${MACS.chamber}`, aurora, { name: NAME_80 });

@@ -214,10 +214,10 @@ describe('POST /api/admin/users/:id/reset-password (M4)', () => {
 
   it('the super admin resets an enterprise admin; nobody resets themselves here', async () => {
     const vida = await ctx.login('vida.adm');
-    const res = await ctx.request('POST', `/api/admin/users/${vida.user._id}/reset-password`, adminToken, { password: 'Vida@2027' });
+    const res = await ctx.request('POST', `/api/admin/users/${vida.user._id}/reset-password`, adminToken, { password: 'Farol#Norte5520' });
     expect(res.statusCode).toBe(200);
-    const relogged = await ctx.login('vida.adm', 'Vida@2027');
-    const self = await ctx.request('POST', `/api/admin/users/${vida.user._id}/reset-password`, relogged.token, { password: 'Vida@2028' });
+    const relogged = await ctx.login('vida.adm', 'Farol#Norte5520');
+    const self = await ctx.request('POST', `/api/admin/users/${vida.user._id}/reset-password`, relogged.token, { password: 'Farol#Norte5521' });
     expect(self.statusCode).toBe(400);
   });
 

@@ -170,7 +170,10 @@ function check(route: WalkedRoute, who: string, request: HostileRequest, res: Li
   const what = () => `${route.key} as ${who}: ${request.url.slice(0, 200)} ${String(request.payload ?? '').slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 300)}`;
   if (res.statusCode >= 500) failures.push(what());
   else if (res.statusCode >= 400) {
-    // The API's one error vocabulary: { statusCode, code, error (pt-BR), issues? }, nothing else (not Fastify's English).
+    // The API's one error vocabulary: { statusCode, code, error (pt-BR), issues? }, nothing else (not Fastify's English),
+    // besides the fields a route declares for that answer (the documents' `confirmed` of an unknown confirmation link).
+    const declared = (route.options.schema as { response?: Record<number, unknown> } | undefined)?.response?.[res.statusCode];
+    const declaredFields = declared && typeof declared === 'object' && 'shape' in declared ? Object.keys((declared as { shape: object }).shape) : [];
     let body: Record<string, unknown> | undefined;
     try {
       body = res.json();
@@ -184,7 +187,7 @@ function check(route: WalkedRoute, who: string, request: HostileRequest, res: Li
       body.statusCode === res.statusCode &&
       typeof body.code === 'string' &&
       body.code in ERROR_STATUS &&
-      Object.keys(body).every((k) => ['statusCode', 'code', 'error', 'issues'].includes(k));
+      Object.keys(body).every((k) => ['statusCode', 'code', 'error', 'issues', ...declaredFields].includes(k));
     if (!vocabulary) failures.push(`outside the error vocabulary: ${what()}`);
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeMail } from '../src/modules/mail/compose';
+import { composeMail, mailText, ours, quoted, quotedBlock, quoteName } from '../src/modules/mail/compose';
 import { MAIL_JOB } from '../src/modules/mail/mail-service';
 import { OutboxTransport } from '../src/modules/mail/transport';
 import { createTestContext, type TestContext } from './context';
@@ -13,11 +13,11 @@ import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server
 const sample = (to: string) =>
   composeMail({
     to,
-    subject: 'Confirme seu e-mail',
-    greeting: 'Olá, <Ana> & cia',
-    paragraphs: ['Sua conta foi criada.'],
-    action: { label: 'Confirmar e-mail', url: 'http://sentinela.test/confirmation/abc?x=1&y=2' },
-    footnotes: ['Este link expira em 48 horas.'],
+    subject: mailText`Confirme seu e-mail`,
+    greeting: mailText`Olá, ${ours('<Ana> & cia')}`,
+    paragraphs: [mailText`Sua conta foi criada.`],
+    action: { label: mailText`Confirmar e-mail`, url: 'http://sentinela.test/confirmation/abc?x=1&y=2' },
+    footnotes: [mailText`Este link expira em 48 horas.`],
   });
 
 describe('e-mail through an SMTP relay (job with retries)', () => {
@@ -97,5 +97,29 @@ describe('e-mail without a relay: the outbox', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('names others chose are quoted, never addressed (issue 21.10)', () => {
+  it('quotes a name on one line, without quotation marks of its own, cut at 60 characters', () => {
+    expect(quoteName('Suporte: acesse http://golpe.example e informe sua senha')).toBe('“Suporte: acesse http://golpe.example e informe sua senha”');
+    expect(quoteName('Ana\r\nAssunto: urgente\u0007')).toBe('“Ana Assunto: urgente”');
+    expect(quoteName('Ana” clique aqui “')).toBe("“Ana' clique aqui '”");
+    const long = quoteName('x'.repeat(500));
+    expect([...long].length).toBe(62);
+    expect(long.endsWith('…”')).toBe(true);
+  });
+
+  it('a template interpolates a third-party value only quoted, and a long message only as a block apart', () => {
+    const mail = composeMail({
+      to: 'contato@sentinela.test',
+      subject: mailText`Contato de ${quoted('Suporte\nBcc: todos@example.com')}`,
+      paragraphs: [mailText`Empresa ${quoted('<b>Aurora</b>')} (${3} usuários)`, quotedBlock('linha 1\nacesse http://golpe.example')],
+    });
+    expect(mail.subject).toBe('Contato de “Suporte Bcc: todos@example.com”');
+    expect(mail.text).toContain('Empresa “<b>Aurora</b>” (3 usuários)');
+    expect(mail.text).toContain('> linha 1\n> acesse http://golpe.example');
+    expect(mail.html).toContain('Empresa “&lt;b&gt;Aurora&lt;/b&gt;” (3 usuários)');
+    expect(mail.html).toMatch(/<blockquote[^>]*>linha 1<br>acesse http:\/\/golpe\.example<\/blockquote>/);
   });
 });

@@ -177,14 +177,14 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     const device = await deviceByMac(ctx, TRUCK_2);
     const alarm = await ctx.db.selectFrom('alarms').selectAll().where('device_id', '=', device.id).where('active', '=', true).executeTakeFirstOrThrow();
 
-    const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Temperatura alta em Baú Caminhão 02');
+    const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Temperatura alta em “Baú Caminhão 02”');
     expect(mail.text).toContain('Temperatura acima do limite máximo (8,00 °C)');
-    expect(mail.text).toContain('Dispositivo: Baú Caminhão 02 (C3:00:00:00:01:02)');
+    expect(mail.text).toContain('Dispositivo: “Baú Caminhão 02” (C3:00:00:00:01:02)');
     expect(mail.text).toContain('Valor: 11,50 °C');
     expect(mail.text).toContain('Limite: 8,00 °C');
     expect(mail.text).toMatch(/Desde: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
     expect(mail.text).toContain(`http://sentinela.test/device-history/${encodeURIComponent(TRUCK_2)}/${device.id}`);
-    await smtp.waitForMail(auroraEmail, 'Alarme: Temperatura alta em Baú Caminhão 02');
+    await smtp.waitForMail(auroraEmail, 'Alarme: Temperatura alta em “Baú Caminhão 02”');
 
     const message = await telegram.waitForCall((c) => telegram.calls.indexOf(c) >= before && sentTo(JOAO_CHAT, (t) => t.includes('Temperatura acima do limite máximo'))(c));
     expect(String(message.params.text)).toContain('Valor: 11,50 °C');
@@ -216,7 +216,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     const press = telegram.pressButton(JOAO_CHAT, Number(messageId), data);
     expect(await answerOf(press)).toBe('Alarme reconhecido.');
     const edit = await telegram.waitForCall((c) => c.method === 'editMessageText' && Number(c.params.message_id) === Number(messageId));
-    expect(String(edit.params.text)).toMatch(/Reconhecido por João Silva em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(String(edit.params.text)).toMatch(/Reconhecido por “João Silva” em \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
     expect(edit.params.reply_markup).toBeUndefined();
     const history = (await ctx.request('GET', `/api/beacon-device/${TRUCK_2}/notifications`, aurora)).json() as Array<{ _id: string; acknowledge: { message: string; user: { name: string } } | null }>;
     expect(history.find((a) => a._id === alarm.id)!.acknowledge).toMatchObject({ message: 'Reconhecido pelo Telegram.', user: { name: 'João Silva' } });
@@ -231,7 +231,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
 
     // Back inside the limits: "Alarme encerrado" through the same channels.
     expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -5), temperature: 5 }])).statusCode).toBe(200);
-    const ended = await smtp.waitForMail(joaoEmail, 'Alarme encerrado: Temperatura alta em Baú Caminhão 02');
+    const ended = await smtp.waitForMail(joaoEmail, 'Alarme encerrado: Temperatura alta em “Baú Caminhão 02”');
     expect(ended.text).toContain('Até: ');
     expect(addressesOf(ended)).toEqual([joaoEmail.toLowerCase()]);
     const endedMessage = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('✅ Alarme encerrado')));
@@ -270,7 +270,7 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(await ctx.services.alarmDeliveries.sweep()).toBeGreaterThanOrEqual(1);
-    const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Umidade baixa em Baú Caminhão 02');
+    const mail = await smtp.waitForMail(joaoEmail, 'Alarme: Umidade baixa em “Baú Caminhão 02”');
     expect(mail.text).toContain('Valor: 12,00 %');
     // João by e-mail and Telegram, Aurora's admin by e-mail.
     const log = await waitForDeliveries(ctx, alarm.id, joao, 3);

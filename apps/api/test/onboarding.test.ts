@@ -76,8 +76,10 @@ describe('contact form (A14)', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ name: 'Carla Visitante', email: 'carla@example.com', phone: '(11) 91234-5678', message: 'Quero monitorar 20 freezers.\nPodem me ligar?' });
     expect(stored[0]!.forwarded_at).not.toBeNull();
-    const mail = await smtp.waitForMail('contato@sentinela.test', 'Contato pelo site: Carla Visitante');
-    expect(mail.text).toContain('Quero monitorar 20 freezers.');
+    const mail = await smtp.waitForMail('contato@sentinela.test', 'Contato pelo site: “Carla Visitante”');
+    // The visitor's words are a block apart, their name quoted (issue 21.10).
+    expect(mail.text).toContain('> Quero monitorar 20 freezers.\n> Podem me ligar?');
+    expect(mail.text).toContain('Nome: “Carla Visitante”');
     expect(mail.text).toContain('(11) 91234-5678');
     expect(mail.replyTo?.text).toContain('carla@example.com');
   });
@@ -240,10 +242,10 @@ describe('complete registration, plans and users of an enterprise (A4, A11, A13)
     expect((await ctx.request('GET', '/api/acl/all', plain.token)).statusCode).toBe(403);
   });
 
-  it('creates a user in the caller\'s enterprise, who chooses a password from the e-mailed code', async () => {
+  it('creates a user in the caller\'s enterprise, who chooses a password from the e-mailed code when none is sent', async () => {
     const devices = await ctx.db.selectFrom('devices').select(['id', 'enterprise_id']).execute();
     const own = devices.find((d) => d.enterprise_id === aurora.user.enterprise!._id)!;
-    const body = { name: 'Bruno Novo', username: 'bruno.novo', email: 'bruno.novo@aurora.example', phone: '(11) 97777-1111', password: 'Ignorada@1', profile: { _id: 3 }, available_devices: [own.id] };
+    const body = { name: 'Bruno Novo', username: 'bruno.novo', email: 'bruno.novo@aurora.example', phone: '(11) 97777-1111', password: '', profile: { _id: 3 }, available_devices: [own.id] };
     const res = await ctx.request('POST', '/api/user/create', aurora.token, body);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ success: true, message: CREATE_USER_MESSAGES.created });
@@ -253,17 +255,18 @@ describe('complete registration, plans and users of an enterprise (A4, A11, A13)
     const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ enterprise_id: aurora.user.enterprise!._id, is_owner: false, profile_id: 3, verified: false });
     expect(await ctx.db.selectFrom('device_users').select('device_id').where('user_id', '=', id).execute()).toEqual([{ device_id: own.id }]);
-    // The password the old client sent is not the user's.
-    expect((await ctx.request('POST', '/api/authenticate', undefined, { username: 'bruno.novo', password: 'Ignorada@1' })).statusCode).toBe(401);
-    // The welcome message carries a code; the code sets the password.
+    // An empty password is none: the welcome message carries a code, and the code sets the password.
     const mail = await smtp.waitForMail('bruno.novo@aurora.example', 'Sua conta no Sentinela foi criada');
-    expect(mail.text).toContain('http://sentinela.test/reset-password?email=bruno.novo%40aurora.example');
+    expect(mail.text).toContain('http://sentinela.test/reset-password?email=bruno.novo%40aurora.example&first=1');
+    // Addressed to nobody by name: the enterprise and the username are quoted facts (issue 21.10).
+    expect(mail.text).toMatch(/^Olá!$/m);
+    expect(mail.text).toContain('Um administrador da empresa “Aurora Alimentos” criou uma conta para você no Sentinela, com o usuário “bruno.novo”.');
     const text = mail.text ?? '';
     const code = /^\s+(\d{6})$/m.exec(text)?.[1];
     expect(code, text).toBeDefined();
-    const reset = await ctx.request('POST', '/api/password/reset', undefined, { email: 'bruno.novo@aurora.example', code, password: 'Minha@senha1' });
+    const reset = await ctx.request('POST', '/api/password/reset', undefined, { email: 'bruno.novo@aurora.example', code, password: 'Cofre#Azul7134' });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect((await ctx.login('bruno.novo', 'Minha@senha1')).user).toMatchObject({ verified: true });
+    expect((await ctx.login('bruno.novo', 'Cofre#Azul7134')).user).toMatchObject({ verified: true });
   });
 
   it('refuses what an enterprise administrator may not do, creating nothing', async () => {

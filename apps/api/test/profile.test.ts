@@ -32,10 +32,11 @@ describe('profile and change password (A7)', () => {
     expect(ok.json().message).toBe(PROFILE_MESSAGES.saved);
     expect(await profileOf(token)).toMatchObject({ name: 'João S. Silva', phone: '(21) 91234-5678', verified: true });
 
-    const username = await ctx.request('POST', '/api/profile', token, { ...body, username: 'AURORA.ADM' });
+    // A new username or e-mail needs the current password (ADR 58); another user's is still a 409.
+    const username = await ctx.request('POST', '/api/profile', token, { ...body, username: 'AURORA.ADM', current_password: 'Sentinela@2026' });
     expect(username.statusCode).toBe(409);
     expect(username.json().error).toBe(USER_MESSAGES.usernameTaken);
-    const email = await ctx.request('POST', '/api/profile/', token, { ...body, email: 'aurora.adm@aurora.example' });
+    const email = await ctx.request('POST', '/api/profile/', token, { ...body, email: 'aurora.adm@aurora.example', current_password: 'Sentinela@2026' });
     expect(email.statusCode).toBe(409);
     expect(email.json().error).toBe(MSG.emailTaken);
     const phone = await ctx.request('POST', '/api/profile/', token, { ...body, phone: '' });
@@ -50,7 +51,7 @@ describe('profile and change password (A7)', () => {
   it('a new e-mail is confirmed again through a link sent to it', async () => {
     const { token } = await ctx.login('vida.adm');
     const current = await profileOf(token);
-    const res = await ctx.request('POST', '/api/profile/', token, { ...current, email: 'nova.vida@example.com', phone: '(11) 90000-0000' });
+    const res = await ctx.request('POST', '/api/profile/', token, { ...current, email: 'nova.vida@example.com', phone: '(11) 90000-0000', current_password: 'Sentinela@2026' });
     expect(res.json().message).toBe(PROFILE_MESSAGES.emailChanged);
     expect(await profileOf(token)).toMatchObject({ email: 'nova.vida@example.com', verified: false });
     const mail = await smtp.waitForMail('nova.vida@example.com', /Confirme/);

@@ -234,8 +234,8 @@ describe('alarm delivery by web push (D6)', () => {
     for (const browser of [laptop]) {
       const push = await pushService.waitFor((p) => p.browserId === browser.id);
       const payload = JSON.parse(push.text) as { title: string; body: string; url: string; tag: string };
-      expect(payload.title).toBe('Alarme: Temperatura alta em Baú Caminhão 02');
-      expect(payload.body).toContain('Dispositivo: Baú Caminhão 02 (C3:00:00:00:01:02)');
+      expect(payload.title).toBe('Alarme: Temperatura alta em “Baú Caminhão 02”');
+      expect(payload.body).toContain('Dispositivo: “Baú Caminhão 02” (C3:00:00:00:01:02)');
       expect(payload.body).toContain('Valor: 11,50 °C');
       expect(payload.body).toContain('Limite: 8,00 °C');
       expect(payload.url).toBe(`http://sentinela.test/device-history/${encodeURIComponent(TRUCK_2)}/${device.id}`);

@@ -132,7 +132,7 @@ describe('reminders and escalation on a moved clock', () => {
     // João hears of his device's alarms by e-mail; Aurora's administrator turned no channel on.
     expect((await ctx.request('POST', '/api/me/config/notification-channel', joao, { channel: 'email' })).statusCode).toBe(200);
     const alarm = await openAlarm(TRUCK_2, 11.5);
-    await smtp.waitForMail(JOAO, 'Alarme: Temperatura alta em Baú Caminhão 02');
+    await smtp.waitForMail(JOAO, 'Alarme: Temperatura alta em “Baú Caminhão 02”');
     const t0 = await announcedAt(alarm.id);
     const sweep = () => ctx.services.alarmReminders.sweep();
 
@@ -144,7 +144,7 @@ describe('reminders and escalation on a moved clock', () => {
     await sweep();
     await sweep();
     expect(await deliveriesOf(alarm.id)).toEqual([`opened#0 email ${JOAO}`, `reminder#1 email ${JOAO}`]);
-    const first = await smtp.waitForMail(JOAO, 'Lembrete: Temperatura alta em Baú Caminhão 02');
+    const first = await smtp.waitForMail(JOAO, 'Lembrete: Temperatura alta em “Baú Caminhão 02”');
     expect(first.text).toContain('Lembrete: alarme ainda ativo há 10 min, sem reconhecimento. Temperatura acima do limite máximo (8,00 °C)');
     expect(first.text).toContain('Valor: 11,50 °C');
 
@@ -157,7 +157,7 @@ describe('reminders and escalation on a moved clock', () => {
     ctx.clock.set(new Date(t0.getTime() + 25 * MINUTE));
     await Promise.all([sweep(), sweep()]);
     await sweep();
-    const escalated = await smtp.waitForMail(AURORA_ADMIN, 'Escalonado: Temperatura alta em Baú Caminhão 02');
+    const escalated = await smtp.waitForMail(AURORA_ADMIN, 'Escalonado: Temperatura alta em “Baú Caminhão 02”');
     expect(escalated.text).toContain('Escalonado: alarme ativo há 25 min sem reconhecimento.');
     expect(await deliveriesOf(alarm.id)).toEqual([
       `escalated#1 email ${AURORA_ADMIN}`,
@@ -171,7 +171,7 @@ describe('reminders and escalation on a moved clock', () => {
     await sweep();
     expect((await deliveriesOf(alarm.id)).filter((d) => d.startsWith('reminder#4'))).toEqual([`reminder#4 email ${AURORA_ADMIN}`, `reminder#4 email ${JOAO}`]);
     expect((await deliveriesOf(alarm.id)).filter((d) => d.startsWith('reminder#3'))).toEqual([]);
-    await smtp.waitFor((m) => m.subject === 'Lembrete: Temperatura alta em Baú Caminhão 02' && (m.text ?? '').includes('há 47 min'));
+    await smtp.waitFor((m) => m.subject === 'Lembrete: Temperatura alta em “Baú Caminhão 02”' && (m.text ?? '').includes('há 47 min'));
 
     // Acknowledged: no more reminders.
     aurora = (await ctx.login('aurora.adm')).token;
@@ -279,7 +279,7 @@ describe('a reminder in Telegram', () => {
     ctx.clock.set(new Date(t0.getTime() + 5 * MINUTE));
     await ctx.services.alarmReminders.sweep();
     const reminder = await telegram.waitForCall(sentTo(JOAO_CHAT, (t) => t.startsWith('⏰ Lembrete: alarme ainda ativo há 5 min')));
-    expect(String(reminder.params.text)).toContain('Dispositivo: Baú Caminhão 01 (C3:00:00:00:01:01)');
+    expect(String(reminder.params.text)).toContain('Dispositivo: “Baú Caminhão 01” (C3:00:00:00:01:01)');
     const button = (reminder.params.reply_markup as { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> }).inline_keyboard[0]![0]!;
     expect(button.text).toBe('Reconhecer');
 

@@ -220,10 +220,38 @@ describe('around the accounts (page titles, favicon, return after login, expired
     const notice = page.getByText('Sua sessão expirou, por favor efetue login novamente.');
     await notice.waitFor();
     await screenshot(page, 'session-expired');
-    // The notice stays until the next sign-in, then goes.
+    // Still there after another reload (the tab reopened again), until the next sign-in, then gone.
+    await page.reload();
+    await notice.waitFor();
     await login(page, 'joao.silva');
     await page.waitForURL('**/my-devices');
     await notice.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
+  it('on a phone the notice sits in the page under the header, and closes', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 });
+    await login(page, 'joao.silva');
+    await page.waitForURL('**/my-devices');
+    await page.addInitScript(() => {
+      if (sessionStorage.getItem('e2e_window_closed')) return;
+      sessionStorage.setItem('e2e_window_closed', '1');
+      sessionStorage.setItem('login_time', String(Date.now() - 1000));
+    });
+    await page.reload();
+    await page.waitForURL('**/login');
+    const notice = page.getByRole('alert').filter({ hasText: 'Sua sessão expirou' });
+    await notice.waitFor();
+    const header = (await page.locator('header').first().boundingBox())!;
+    const box = (await notice.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'session-expired-mobile');
+    await notice.getByRole('button', { name: 'Fechar aviso' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    expect(await page.getByText('Sua sessão expirou').count()).toBe(0);
     await context.close();
   });
 });

@@ -44,15 +44,15 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
 
     await page.getByLabel(/^Nome/).fill('Laticínios Serra Azul');
     await page.getByLabel(/^Email/).fill('contato@serraazul.example');
-    await page.getByLabel(/^Senha/).fill('Serra@2026');
-    await page.getByLabel(/^Confirmar Senha/).fill('Serra@2026');
+    await page.getByLabel(/^Senha/).fill('Leite#Fresco2026');
+    await page.getByLabel(/^Confirmar Senha/).fill('Leite#Fresco2026');
     await page.getByRole('button', { name: 'Salvar' }).click();
 
     const dialog = page.getByRole('dialog', { name: 'Empresa cadastrada com Sucesso' });
     await dialog.waitFor();
     await settle(page);
     expect(await dialog.getByTestId('credential-username').innerText()).toBe('laticinios.adm');
-    expect(await dialog.getByTestId('credential-password').innerText()).toBe('Serra@2026');
+    expect(await dialog.getByTestId('credential-password').innerText()).toBe('Leite#Fresco2026');
     await screenshot(page, 'register-enterprise-success');
     await dialog.getByRole('button', { name: 'Voltar para Empresas' }).click();
     await page.waitForURL('**/enterprises');
@@ -66,7 +66,7 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
     await context.close();
 
     // The new owner signs in with the generated username and manages its enterprise.
-    const owner = await signedIn('laticinios.adm', 'Serra@2026');
+    const owner = await signedIn('laticinios.adm', 'Leite#Fresco2026');
     await openMenu(owner.page, 'Usuários');
     await owner.page.waitForURL('**/select-user');
     await rowWith(owner.page, 'laticinios.adm').first().waitFor();

@@ -93,8 +93,8 @@ describe('fleet administration (X1, M6, M8)', () => {
     await page.goto('/register-enterprise');
     await page.getByLabel(/^Nome/).fill('Frota Gelada Ltda');
     await page.getByLabel(/^Email/).fill('contato@frotagelada.example');
-    await page.getByLabel(/^Senha/).fill('Frota@2026');
-    await page.getByLabel(/^Confirmar Senha/).fill('Frota@2026');
+    await page.getByLabel(/^Senha/).fill('Gelo#Norte2026');
+    await page.getByLabel(/^Confirmar Senha/).fill('Gelo#Norte2026');
     await page.getByRole('button', { name: 'Salvar' }).click();
     const dialog = page.getByRole('dialog', { name: 'Empresa cadastrada com Sucesso' });
     await dialog.waitFor();
@@ -146,7 +146,7 @@ describe('fleet administration (X1, M6, M8)', () => {
     }
 
     // Its admin links one device to the user, from Usuários → Gerenciar.
-    const owner = await signedIn('frota.adm', 'Frota@2026');
+    const owner = await signedIn('frota.adm', 'Gelo#Norte2026');
     await openMenu(owner.page, 'Usuários');
     await owner.page.waitForURL('**/select-user');
     await rowWith(owner.page, 'Motorista Frota').getByRole('link', { name: 'Gerenciar' }).click();

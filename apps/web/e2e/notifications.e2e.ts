@@ -159,7 +159,7 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
     // Maria presses it in her chat (the fake records calls, not the ids it answered with; the server edits the pressed message).
     await fetch(`${e2e('telegramURL')}/_control/press`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chatId: CHAT, messageId: 1, data: data.callback_data }) });
     await expect
-      .poll(async () => (await botCalls()).some((c) => c.method === 'editMessageText' && Number(c.params.chat_id) === CHAT && /Reconhecido por Maria Souza em/.test(String(c.params.text))), { timeout: 30_000 })
+      .poll(async () => (await botCalls()).some((c) => c.method === 'editMessageText' && Number(c.params.chat_id) === CHAT && /Reconhecido por “Maria Souza” em/.test(String(c.params.text))), { timeout: 30_000 })
       .toBe(true);
 
     for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', PHONE]] as const) {

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const SHOTS = process.env.SHOTS_DIR;
-const PASSWORD = 'Senha@12345';
+const PASSWORD = 'Cofre#Azul7134';
 
 async function shots(page: Page, name: string) {
   const desktop = page.viewportSize();

@@ -35,3 +35,4 @@ export * from './text-format';
 export * from './audit-trail';
 export * from './compliance';
 export * from './signatures';
+export * from './password-strength';

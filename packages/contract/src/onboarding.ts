@@ -3,6 +3,8 @@ import { changeReason } from './audit-trail';
 import { requiredEmail } from './enterprises';
 import { personName, phoneNumber, username } from './accounts';
 import { cleanText } from './values';
+import { MSG } from './messages';
+import { passwordSchema } from './password';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Contact form (A14)
@@ -135,11 +137,14 @@ export const AclListResponse = z.object({ content: z.array(AclItem) });
 export type AclListResponse = z.infer<typeof AclListResponse>;
 
 /**
- * POST /api/user/create. The documents' client sent a password the administrator typed; no password is taken here
- * (ADR 0017): the new user chooses their own from an e-mailed code. `client_id` is for the platform administrator,
- * who has no enterprise of their own; an enterprise administrator's users always go into their enterprise.
+ * POST /api/user/create. The documents' client sends a password the administrator typed: it is honoured (ADR 59), and
+ * the new user confirms their e-mail by a link. Without one (our /register-user), the new user chooses their own
+ * from an e-mailed code (ADR 0017); an empty `password` counts as none. `client_id` is for the platform
+ * administrator, who has no enterprise of their own; an enterprise administrator's users always go into their
+ * enterprise.
  */
 export const CreateUserBody = z.object({
+  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), passwordSchema(MSG.passwordRequired).optional()),
   name: personName,
   username,
   email: requiredEmail,

@@ -24,6 +24,7 @@ import * as trackingLinks from './migrations/2026-11-26T1800-tracking-links';
 import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfactor';
 import * as readingRollups from './migrations/2026-11-26T2100-reading-rollups';
 import * as auditTrail from './migrations/2026-11-28T0700-audit-trail';
+import * as accountChangeReports from './migrations/2026-11-28T0716-account-change-reports';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T2000-devices-fillfactor': devicesFillfactor,
   '2026-11-26T2100-reading-rollups': readingRollups,
   '2026-11-28T0700-audit-trail': auditTrail,
+  '2026-11-28T0716-account-change-reports': accountChangeReports,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

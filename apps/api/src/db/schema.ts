@@ -68,6 +68,12 @@ export interface PasswordResetsTable {
   attempts: Generated<number>; used_at: Timestamp | null; created_at: CreatedAt;
 }
 
+export interface AccountChangeReportsTable {
+  id: Generated<string>; user_id: string; token_hash: Buffer; kind: 'identity' | 'password';
+  previous_email: string; previous_username: string; notified_email: string;
+  created_at: Timestamp; expires_at: Timestamp; used_at: Timestamp | null;
+}
+
 export interface LocationsTable {
   id: Generated<string>; enterprise_id: string; name: string; address: string | null;
   latitude: number | null; longitude: number | null; created_at: CreatedAt;
@@ -343,6 +349,7 @@ export interface Database {
   sessions: SessionsTable;
   email_verifications: EmailVerificationsTable;
   password_resets: PasswordResetsTable;
+  account_change_reports: AccountChangeReportsTable;
   locations: LocationsTable;
   device_groups: DeviceGroupsTable;
   devices: DevicesTable;

@@ -54,12 +54,13 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/user-client-id/:userId': 'The enterprise of a user',
   },
   Accounts: {
-    'POST /api/user/email-available': 'Whether an e-mail address is free for sign-up',
+    'POST /api/user/email-available': 'Whether an e-mail address is taken (true) or free (false)',
     'POST /api/client': 'Sign up: create an enterprise and its administrator',
     'GET /api/verify-email/:token': 'Confirm an e-mail address',
     'POST /api/verify-email/resend': 'Send the e-mail confirmation again',
     'POST /api/password/request/reset': 'Ask for a password reset code by e-mail',
     'POST /api/password/reset': 'Set a new password with the reset code',
+    'POST /api/account/protect': 'Secure an account from the link of a change notice ("Não fui eu")',
   },
   Profile: {
     'GET /api/profile': 'The signed-in user’s profile',
@@ -74,7 +75,7 @@ const byTag: Record<Tag, Record<string, string>> = {
     'POST /api/client-active-inactive': 'Activate or deactivate a user',
     'POST /api/admin/users/:id/reset-password': 'Set a new password for a user (administrators)',
     'GET /api/acl/all': 'Profiles a new user may be given',
-    'POST /api/user/create': 'Create a user',
+    'POST /api/user/create': 'Create a user (with the password sent, or an e-mailed code to choose one)',
     'POST /api/client/link/:enterpriseId': 'Link a user to an enterprise',
   },
   Enterprises: {

@@ -5,6 +5,8 @@ import '@mantine/core/styles/Notification.css';
 import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
+import classes from './NotificationsHost.module.css';
+
 export function NotificationsHost() {
-  return <Notifications position="top-right" />;
+  return <Notifications position="top-right" classNames={classes} />;
 }

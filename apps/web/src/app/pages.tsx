@@ -47,6 +47,9 @@ export const ConfirmationPage = lazy(() =>
 export const ForgotPasswordPage = lazy(() =>
   loadScreen(() => import('../features/accounts/components/ForgotPasswordPage')).then((module) => ({ default: module.ForgotPasswordPage })),
 );
+export const ProtectAccountPage = lazy(() =>
+  loadScreen(() => import('../features/accounts/components/ProtectAccountPage')).then((module) => ({ default: module.ProtectAccountPage })),
+);
 export const ResetPasswordPage = lazy(() =>
   loadScreen(() => import('../features/accounts/components/ResetPasswordPage')).then((module) => ({ default: module.ResetPasswordPage })),
 );

@@ -14,6 +14,7 @@ import {
   BeaconsPage,
   ClientDevicesPage,
   ConfirmationPage,
+  ProtectAccountPage,
   ForgotPasswordPage,
   RegisterPage,
   ResetPasswordPage,
@@ -185,6 +186,8 @@ export const routes: RouteObject[] = [
           { handle: { title: 'Localizador' }, path: paths.localizator, element: <LocalizatorPage /> },
           // Opened from an e-mail, in whatever state the browser is: signed in or not.
           { handle: { title: 'Confirmação de e-mail' }, path: '/confirmation/:token', element: <ConfirmationPage /> },
+          // "Não fui eu" from a change notice (ADR 58): opened from an e-mail, signed in or not.
+          { handle: { title: 'Proteger minha conta' }, path: '/protect-account/:token', element: <ProtectAccountPage /> },
           { handle: { title: 'Validar relatório' }, path: paths.reportValidator, element: <ReportValidatorPage /> },
           // Opened from the Telegram bot's answer to /start, signed in or not: it signs in on its own form.
           { handle: { title: 'Vincular contas' }, path: '/telegram/:chatId/login', element: <TelegramLinkPage /> },

@@ -9,6 +9,8 @@ export const paths = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   confirmation: (token: string) => `/confirmation/${encodeURIComponent(token)}`,
+  /** "Não fui eu": the link of an account change notice (ADR 58; not in the documents). */
+  protectAccount: (token: string) => `/protect-account/${encodeURIComponent(token)}`,
   reportValidator: '/report/validator',
   profile: '/profile',
   myDevices: '/my-devices',

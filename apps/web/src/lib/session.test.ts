@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { makeSession } from '../test/fixtures';
 import {
   clearSession,
+  dismissExpiredNotice,
   expireSession,
+  sessionExpiredNoticePending,
   getSession,
   getSessionDeadline,
   onSessionExpired,
@@ -52,7 +54,9 @@ describe('session in the browser (P2, P3)', () => {
 
     expect(onExpired).toHaveBeenCalledTimes(1);
     expect(getSession()).toBeNull();
-    expect(sessionStorage.length).toBe(0);
+    // Only the notice that says why the tab is on /login is left (see the test below).
+    expect(sessionStorage.length).toBe(1);
+    expect(sessionStorage.getItem('session_expired')).toBe('1');
     unsubscribe();
   });
 
@@ -83,5 +87,22 @@ describe('session in the browser (P2, P3)', () => {
     expireSession();
     expect(onExpired).not.toHaveBeenCalled();
     unsubscribe();
+  });
+
+  it('an expiry leaves a notice in the tab (for a reload or a reopened tab) until the next sign-in or until closed', () => {
+    startSession(makeSession(1), T0);
+    expect(sessionExpiredNoticePending()).toBe(false);
+    expireSession();
+    expect(sessionExpiredNoticePending()).toBe(true);
+    expect(sessionStorage.getItem('session_expired')).toBe('1');
+    startSession(makeSession(1), T0);
+    expect(sessionExpiredNoticePending()).toBe(false);
+    expireSession();
+    dismissExpiredNotice();
+    expect(sessionExpiredNoticePending()).toBe(false);
+    // Signing out is not an expiry: no notice.
+    startSession(makeSession(1), T0);
+    clearSession();
+    expect(sessionExpiredNoticePending()).toBe(false);
   });
 });

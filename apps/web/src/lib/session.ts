@@ -13,10 +13,16 @@ export interface Session {
 }
 
 const KEYS = { token: 'token', user: 'user', enterprise: 'enterprise', loginTime: 'login_time' } as const;
+/**
+ * Set when the window closed, until the next sign-in or until the notice is closed: a tab reloaded or reopened after
+ * its session expired (in it, or just before it was closed) still says why it is on /login (P2).
+ */
+const EXPIRED_KEY = 'session_expired';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
 const expiryListeners = new Set<Listener>();
+const expiredNoticeListeners = new Set<Listener>();
 
 // undefined: not read from storage yet; null: signed out.
 let current: Session | null | undefined;
@@ -74,6 +80,7 @@ export function startSession(session: Session, now: number = Date.now()): void {
   sessionStorage.setItem(KEYS.loginTime, String(now + SESSION_WINDOW_MS));
   current = session;
   emit(listeners);
+  dismissExpiredNotice();
 }
 
 /** After the user edits their own profile: the stored user shows the new name, username and e-mail. */
@@ -105,6 +112,8 @@ let missedExpiry = false;
 export function expireSession(): void {
   if (getSession() === null) return;
   clearSession();
+  sessionStorage.setItem(EXPIRED_KEY, '1');
+  emit(expiredNoticeListeners);
   // A tab reopened on an expired session finds it while the first screen renders, before the app's root has
   // subscribed (effects run children first): the notice waits for the first listener instead of being lost.
   if (expiryListeners.size === 0) missedExpiry = true;
@@ -133,6 +142,29 @@ export function onSessionExpired(listener: Listener): () => void {
     listener();
   }
   return () => expiryListeners.delete(listener);
+}
+
+/** Whether the last session of this tab ended by expiry and the user has not yet signed in again nor closed the notice. */
+export function sessionExpiredNoticePending(): boolean {
+  return sessionStorage.getItem(EXPIRED_KEY) === '1';
+}
+
+export function dismissExpiredNotice(): void {
+  if (!sessionExpiredNoticePending()) return;
+  sessionStorage.removeItem(EXPIRED_KEY);
+  emit(expiredNoticeListeners);
+}
+
+/** The pending "Sua sessão expirou…" notice (see EXPIRED_KEY), re-rendering when it is set or dismissed. */
+export function useSessionExpiredNotice(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      expiredNoticeListeners.add(listener);
+      return () => expiredNoticeListeners.delete(listener);
+    },
+    sessionExpiredNoticePending,
+    sessionExpiredNoticePending,
+  );
 }
 
 /** Hears sign-in and sign-out (not each window slide). */

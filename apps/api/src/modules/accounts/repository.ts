@@ -103,3 +103,63 @@ export async function findPlanCycle(db: Db, planId: string, cycleId: string) {
     .where('p.retired_at', 'is', null)
     .executeTakeFirst();
 }
+
+/** A "Não fui eu" link of a change (ADR 58): the identity before it and where its notice went. */
+export async function insertChangeReport(
+  db: Db,
+  values: { userId: string; tokenHash: Buffer; kind: 'identity' | 'password'; previousEmail: string; previousUsername: string; notifiedEmail: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await db
+    .insertInto('account_change_reports')
+    .values({
+      user_id: values.userId,
+      token_hash: values.tokenHash,
+      kind: values.kind,
+      previous_email: values.previousEmail,
+      previous_username: values.previousUsername,
+      notified_email: values.notifiedEmail,
+      created_at: values.now,
+      expires_at: values.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+/** The user a live report link is about (not spent, not expired). */
+export async function findOpenChangeReport(db: Db, tokenHash: Buffer, now: Date) {
+  return db
+    .selectFrom('account_change_reports')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/**
+ * Spends every open report link of the user and answers the oldest open change of identity: what the account was
+ * before the first change that is still reportable (undefined when only password changes are open). Run in the
+ * transaction that holds the user's row.
+ */
+export async function spendChangeReportsOf(db: Db, userId: string, now: Date) {
+  const open = await db
+    .updateTable('account_change_reports')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['kind', 'previous_email', 'previous_username', 'created_at'])
+    .execute();
+  return open.filter((r) => r.kind === 'identity').sort((a, b) => a.created_at.getTime() - b.created_at.getTime())[0];
+}
+
+/** Whether another user already holds this e-mail or username (any case). */
+export async function isIdentityTakenByOther(db: Db, userId: string, field: 'email' | 'username', value: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(${sql.ref(field)})`, '=', value.toLowerCase())
+    .where('id', '<>', userId)
+    .executeTakeFirst();
+  return !!row;
+}

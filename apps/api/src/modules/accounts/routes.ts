@@ -4,10 +4,14 @@ import {
   AccountMessageResponse,
   EmailAvailableBody,
   EmailAvailableResponse,
+  ProtectAccountBody,
+  ProtectAccountResponse,
   RequestPasswordResetBody,
   ResetPasswordBody,
   SignUpBody,
+  VerifyEmailNotFoundResponse,
   VerifyEmailParams,
+  VerifyEmailResponse,
 } from '@sentinela/contract';
 import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
@@ -31,7 +35,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
         rateLimit: { max: config.emailAvailableMaxPerMinute, timeWindow: '1 minute', errorResponseBuilder: perHour.errorResponseBuilder },
       },
     },
-    async (request) => ({ available: await accounts.isEmailAvailable(request.body.email) }),
+    // The documents' answer: truthy when the e-mail is taken (a bare boolean).
+    async (request) => !(await accounts.isEmailAvailable(request.body.email)),
   );
 
   app.post(
@@ -47,10 +52,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.get(
     '/api/verify-email/:token',
-    { schema: { params: VerifyEmailParams, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
-    async (request) => {
-      await accounts.verifyEmail(request.params.token);
-      return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed };
+    {
+      schema: { params: VerifyEmailParams, response: { 200: VerifyEmailResponse, 404: VerifyEmailNotFoundResponse } },
+      config: { permission: 'public', rateLimit: perHour },
+    },
+    async (request, reply) => {
+      if (await accounts.verifyEmail(request.params.token)) return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed, confirmed: true as const };
+      return reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', error: ACCOUNT_MESSAGES.userNotFound, confirmed: false as const });
     },
   );
 
@@ -67,6 +75,14 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       await accounts.requestPasswordReset(request.body.email);
       return { success: true as const, message: ACCOUNT_MESSAGES.resetRequested };
     },
+  );
+
+  // "Não fui eu" (ADR 58): the link of a change notice secures the account. A POST from the page's button, never the
+  // GET of the link itself, so that a mail scanner opening every link secures nothing by accident.
+  app.post(
+    '/api/account/protect',
+    { schema: { body: ProtectAccountBody, response: { 200: ProtectAccountResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    async (request) => ({ success: true as const, ...(await services.accountProtection.protect(request.body.token)) }),
   );
 
   app.post(

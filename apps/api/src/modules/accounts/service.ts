@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import { ACCOUNT_MESSAGES, ENTERPRISE_MESSAGES, MSG, Profile, USER_MESSAGES, type ResetPasswordBody, type SignUpBody } from '@sentinela/contract';
 import type { AppConfig } from '../../config/config';
@@ -8,11 +7,14 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { newSecret, sha256 } from '../../lib/tokens';
 import { hashPassword } from '../auth/service';
+import { passwordContextOf, refuseWeakPassword } from '../auth/password-policy';
 import type { SessionService } from '../auth/session-service';
 import { insertEnterprise } from '../enterprises/repository';
 import type { MailService } from '../mail/mail-service';
 import { insertUser, isEmailTaken, setUserPassword } from '../users/repository';
-import { confirmationMail, recoveryCodeMail, welcomeMail } from './emails';
+import { newRecoveryCode } from './recovery-code';
+import type { AccountProtection } from './account-protection';
+import { confirmationMail, recoveryCodeMail, welcomeMail, welcomeWithPasswordMail } from './emails';
 import {
   consumeEmailVerification,
   countRecentPasswordResets,
@@ -28,8 +30,6 @@ import {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Six digits, uniformly random: typed from an e-mail, guarded by expiry and a few attempts. */
-const newRecoveryCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 // Checked against when there is no code to check, so that an unknown e-mail takes as long as a wrong code.
 let dummyCodeHash: Promise<string> | undefined;
@@ -47,6 +47,7 @@ export class AccountService {
     private readonly config: AppConfig,
     private readonly sessions: SessionService,
     private readonly mail: MailService,
+    private readonly protection: AccountProtection,
   ) {}
 
   async isEmailAvailable(email: string): Promise<boolean> {
@@ -62,6 +63,7 @@ export class AccountService {
     if (!!body.plan_id !== !!body.cicle_id) throw new AppError('BAD_REQUEST', 'Informe o plano e o ciclo juntos.');
     if (body.plan_id && body.cicle_id && !(await findPlanCycle(this.db, body.plan_id, body.cicle_id))) throw notFound(ACCOUNT_MESSAGES.planNotFound);
     if (await isEmailTaken(this.db, body.email)) throw conflict(MSG.emailTaken);
+    await refuseWeakPassword(body.password, { username: body.username, email: body.email, enterpriseName: body.client.name });
     const passwordHash = await hashPassword(body.password);
     const now = this.clock.now();
     let userId: string;
@@ -97,10 +99,9 @@ export class AccountService {
     return { enterpriseId, withPlan: !!body.cicle_id };
   }
 
-  /** GET /api/verify-email/{token}: confirms the e-mail once; an unknown, spent or expired token is "usuário não encontrado". */
-  async verifyEmail(token: string): Promise<void> {
-    const spent = await consumeEmailVerification(this.db, sha256(token), this.clock.now());
-    if (!spent) throw notFound(ACCOUNT_MESSAGES.userNotFound);
+  /** GET /api/verify-email/{token}: confirms the e-mail once; false for an unknown, spent or expired token. */
+  async verifyEmail(token: string): Promise<boolean> {
+    return !!(await consumeEmailVerification(this.db, sha256(token), this.clock.now()));
   }
 
   /** "Reenviar e-mail": a new link for the signed-in user, the earlier ones stop working. */
@@ -113,16 +114,29 @@ export class AccountService {
   }
 
   private async sendConfirmation(user: { id: string; name: string; email: string }): Promise<void> {
+    await this.mail.send(confirmationMail(user, await this.newConfirmationUrl(user.id), this.config.emailConfirmationHours));
+  }
+
+  /** A fresh confirmation link for the user; the earlier ones stop working. */
+  private async newConfirmationUrl(userId: string): Promise<string> {
     const token = newSecret();
     const now = this.clock.now();
-    await expireEmailVerificationsOf(this.db, user.id, now);
+    await expireEmailVerificationsOf(this.db, userId, now);
     await insertEmailVerification(this.db, {
       tokenHash: sha256(token),
-      userId: user.id,
+      userId,
       expiresAt: new Date(now.getTime() + this.config.emailConfirmationHours * HOUR_MS),
     });
-    const url = `${this.config.publicUrl}/confirmation/${encodeURIComponent(token)}`;
-    await this.mail.send(confirmationMail(user, url, this.config.emailConfirmationHours));
+    return `${this.config.publicUrl}/confirmation/${encodeURIComponent(token)}`;
+  }
+
+  /**
+   * A user created by an administrator with a password (the documents' POST /api/user/create): the account works at
+   * once; the e-mail says so, with the username, and carries the confirmation link.
+   */
+  async sendWelcomeWithPassword(user: { id: string; name: string; email: string; username: string }, enterpriseName: string): Promise<void> {
+    const url = await this.newConfirmationUrl(user.id);
+    await this.mail.send(welcomeWithPasswordMail(user, { enterprise: enterpriseName }, { confirmUrl: url, loginUrl: `${this.config.publicUrl}/login` }, this.config.emailConfirmationHours));
   }
 
   /**
@@ -138,19 +152,20 @@ export class AccountService {
     const now = this.clock.now();
     if ((await countRecentPasswordResets(this.db, account.id, new Date(now.getTime() - HOUR_MS))) >= this.config.passwordResetMaxPerEmailHour) return;
     await insertPasswordReset(this.db, { userId: account.id, codeHash, expiresAt: new Date(now.getTime() + this.config.passwordResetMinutes * 60_000), now });
-    await this.mail.send(recoveryCodeMail(account, code, this.config.passwordResetMinutes));
+    await this.mail.send(recoveryCodeMail(account, code, this.config.passwordResetMinutes, this.protection.resetUrl(account.email)));
   }
 
   /**
    * A user created by an administrator (A13) chooses their own password: the recovery machinery with a code that
    * lives as long as a confirmation link (the e-mail may be read a day later), and a link to /reset-password.
    */
-  async sendWelcome(user: { id: string; name: string; email: string }, enterpriseName: string): Promise<void> {
+  async sendWelcome(user: { id: string; email: string; username: string }, enterpriseName: string): Promise<void> {
     const code = newRecoveryCode();
     const now = this.clock.now();
     const hours = this.config.emailConfirmationHours;
     await insertPasswordReset(this.db, { userId: user.id, codeHash: await hashPassword(code), expiresAt: new Date(now.getTime() + hours * HOUR_MS), now });
-    const url = `${this.config.publicUrl}/reset-password?email=${encodeURIComponent(user.email)}`;
+    // The screen fills the e-mail and speaks of a first password (`first=1`), not of changing one.
+    const url = `${this.protection.resetUrl(user.email)}&first=1`;
     await this.mail.send(welcomeMail(user, { enterprise: enterpriseName }, code, url, hours));
   }
 
@@ -160,6 +175,9 @@ export class AccountService {
    */
   async resetPassword(body: ResetPasswordBody): Promise<void> {
     const invalid = () => new AppError('BAD_REQUEST', ACCOUNT_MESSAGES.resetCodeInvalid);
+    // A common password is refused before anything is looked up; the personal words only once the code proved the
+    // mailbox, so the answer never tells a stranger what an e-mail's username is.
+    await refuseWeakPassword(body.password, {});
     const now = this.clock.now();
     const account = await findAccountByEmail(this.db, body.email);
     const reset = account && !account.disabled ? await findLivePasswordReset(this.db, account.id, now, this.config.passwordResetMaxAttempts) : undefined;
@@ -169,6 +187,7 @@ export class AccountService {
     }
     if (!(await takePasswordResetAttempt(this.db, reset.id, this.config.passwordResetMaxAttempts))) throw invalid();
     if (!(await verify(reset.code_hash, body.code).catch(() => false))) throw invalid();
+    await refuseWeakPassword(body.password, await passwordContextOf(this.db, account.id));
     const passwordHash = await hashPassword(body.password);
     const changed = await this.db.transaction().execute(async (trx) => {
       if (!(await spendPasswordReset(trx, reset.id, now))) return false;
@@ -181,5 +200,6 @@ export class AccountService {
     });
     if (!changed) throw invalid();
     this.sessions.announceEnded({ userId: account.id });
+    await this.protection.passwordChanged(account.id, 'recovery');
   }
 }

@@ -2,7 +2,7 @@ import type { ContactBody } from '@sentinela/contract';
 import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { composeMail } from '../mail/compose';
+import { composeMail, mailText, quoted, quotedBlock } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import type { HumanCheck } from './human-check';
 
@@ -27,10 +27,10 @@ export class ContactService {
     await this.mail.send(
       composeMail({
         to: this.config.contactEmail,
-        subject: `Contato pelo site: ${body.name}`,
-        greeting: 'Nova mensagem recebida pelo formulário de contato do Sentinela.',
-        paragraphs: [`Nome: ${body.name}\nE-mail: ${body.email}\nTelefone: ${body.phone}`, body.message],
-        footnotes: ['Responda a este e-mail para falar com quem escreveu.'],
+        subject: mailText`Contato pelo site: ${quoted(body.name)}`,
+        greeting: mailText`Nova mensagem recebida pelo formulário de contato do Sentinela.`,
+        paragraphs: [mailText`Nome: ${quoted(body.name)}\nE-mail: ${quoted(body.email)}\nTelefone: ${quoted(body.phone)}`, quotedBlock(body.message)],
+        footnotes: [mailText`Responda a este e-mail para falar com quem escreveu.`],
         replyTo: body.email,
       }),
     );

@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict } from '../../lib/errors';
 import { hashPassword } from '../auth/service';
+import { refuseWeakPassword } from '../auth/password-policy';
 import { insertUser, isEmailTaken, usernamesStartingWith } from '../users/repository';
 import { insertEnterprise } from './repository';
 
@@ -48,8 +49,9 @@ export class EnterpriseService {
     const { name } = body.client;
     const { email, password } = body.user;
     if (await isEmailTaken(this.db, email)) throw conflict(MSG.emailTaken);
-    const passwordHash = await hashPassword(password);
     const base = adminUsernameBase(name);
+    await refuseWeakPassword(password, { username: `${base}${ADMIN_USERNAME_SUFFIX}`, email, enterpriseName: name });
+    const passwordHash = await hashPassword(password);
 
     // Two registrations may race for one username or email: the unique indexes decide; a lost username is retried.
     for (let attempt = 1; ; attempt++) {

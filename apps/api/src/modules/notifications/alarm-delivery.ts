@@ -10,7 +10,7 @@ import { newSecret, sha256 } from '../../lib/tokens';
 import type { EventBus } from '../../realtime/event-bus';
 import type { AlarmService } from '../alarms/service';
 import { findDeviceInScope } from '../devices/repository';
-import { composeMail } from '../mail/compose';
+import { composeMail, mailText, ours } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { ACK_PREFIX, type TelegramBot } from '../telegram/bot';
 import type { TenantScope } from '../../lib/tenant-scope';
@@ -212,10 +212,11 @@ export class AlarmDeliveryService {
         await this.mail.deliverNow(
           composeMail({
             to: delivery.recipient,
-            subject: text.subject,
-            paragraphs: [text.lines.join('\n')],
-            action: { label: 'Ver histórico do dispositivo', url: text.url },
-            footnotes: ['Você recebe este e-mail porque ativou as notificações por e-mail em Configurações.'],
+            // alarmText quoted every name users chose (quoteName): its lines are the platform's words.
+            subject: mailText`${ours(text.subject)}`,
+            paragraphs: [mailText`${ours(text.lines.join('\n'))}`],
+            action: { label: mailText`Ver histórico do dispositivo`, url: text.url },
+            footnotes: [mailText`Você recebe este e-mail porque ativou as notificações por e-mail em Configurações.`],
           }),
         );
       } else if (delivery.channel === 'telegram') {

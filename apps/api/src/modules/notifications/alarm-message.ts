@@ -1,5 +1,6 @@
 import { ALARM_TYPE_NAMES, formatQuantity, type AlarmType } from '@sentinela/contract';
 import { zonedClock } from '../../reports/format';
+import { quoteName } from '../mail/compose';
 
 /** What an alarm message says: the alarm, its device and travel, and where to see more. */
 export interface AlarmFacts {
@@ -62,21 +63,24 @@ export interface AlarmText {
   url: string;
 }
 
-/** The message of an alarm that opened ('opened') or ended ('ended'), in pt-BR, times in the given zone. */
+/**
+ * The message of an alarm that opened ('opened') or ended ('ended'), in pt-BR, times in the given zone. Names users
+ * chose (device, travel, who acknowledged) are quoted the platform's one way (`quoteName`), on every channel.
+ */
 export function alarmText(f: AlarmFacts, event: 'opened' | 'ended', options: { publicUrl: string; timeZone: string }): AlarmText {
   const clock = zonedClock(options.timeZone);
   const name = ALARM_TYPE_NAMES[f.type];
-  const subject = event === 'opened' ? `Alarme: ${name} em ${f.deviceName}` : `Alarme encerrado: ${name} em ${f.deviceName}`;
+  const subject = event === 'opened' ? `Alarme: ${name} em ${quoteName(f.deviceName)}` : `Alarme encerrado: ${name} em ${quoteName(f.deviceName)}`;
   const lines = [
     event === 'opened' ? `🚨 ${f.message}` : `✅ Alarme encerrado: ${f.message}`,
-    `Dispositivo: ${f.deviceName} (${f.mac})`,
-    ...(f.travel ? [`Viagem: ${f.travel}`] : []),
+    `Dispositivo: ${quoteName(f.deviceName)} (${f.mac})`,
+    ...(f.travel ? [`Viagem: ${quoteName(f.travel)}`] : []),
     `Medida: ${MEASURES[f.type]}`,
     `Valor: ${valueOf(f)}`,
     `Limite: ${limitOf(f)}`,
     `Desde: ${clock.dateTimeMinutes(f.startedAt)}`,
     ...(f.endedAt ? [`Até: ${clock.dateTimeMinutes(f.endedAt)}`] : []),
-    ...(f.acknowledged ? [`Reconhecido${f.acknowledged.by ? ` por ${f.acknowledged.by}` : ''} em ${clock.dateTimeMinutes(f.acknowledged.at)}`] : []),
+    ...(f.acknowledged ? [`Reconhecido${f.acknowledged.by ? ` por ${quoteName(f.acknowledged.by)}` : ''} em ${clock.dateTimeMinutes(f.acknowledged.at)}`] : []),
   ];
   return { subject, lines, url: historyUrl(options.publicUrl, f) };
 }

@@ -1,5 +1,6 @@
 import { ALARM_TYPE_NAMES } from '@sentinela/contract';
 import { alarmText, type AlarmFacts, type AlarmText } from './alarm-message';
+import { quoteName } from '../mail/compose';
 
 /** Whole minutes, said as people say them ("45 min", "2 h 05 min"). */
 export function elapsedText(ms: number): string {
@@ -18,11 +19,11 @@ export function reminderText(f: AlarmFacts, event: 'reminder' | 'escalated', at:
   const name = ALARM_TYPE_NAMES[f.type];
   const [, ...details] = base.lines;
   if (event === 'reminder') {
-    return { ...base, subject: `Lembrete: ${name} em ${f.deviceName}`, lines: [`⏰ Lembrete: alarme ainda ativo há ${since}, sem reconhecimento. ${f.message}`, ...details] };
+    return { ...base, subject: `Lembrete: ${name} em ${quoteName(f.deviceName)}`, lines: [`⏰ Lembrete: alarme ainda ativo há ${since}, sem reconhecimento. ${f.message}`, ...details] };
   }
   return {
     ...base,
-    subject: `Escalonado: ${name} em ${f.deviceName}`,
+    subject: `Escalonado: ${name} em ${quoteName(f.deviceName)}`,
     lines: [`📣 Escalonado: alarme ativo há ${since} sem reconhecimento. ${f.message}`, ...details, 'Você recebe esta mensagem como administrador da empresa.'],
   };
 }

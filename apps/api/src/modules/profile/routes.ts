@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMessageResponse, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
+import { clientMeta } from '../../lib/client-meta';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
@@ -18,7 +19,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     app.post(
       url,
       { schema: { body: ProfileBody, response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own' } },
-      async (request) => ({ success: true as const, message: await profile.update(requireAuth(request).userId, request.body) }),
+      async (request) => ({ success: true as const, message: await profile.update(requireAuth(request).userId, request.body, clientMeta(request)) }),
     );
   }
 
@@ -34,7 +35,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     },
     async (request) => {
       const auth = requireAuth(request);
-      await profile.changePassword(auth.userId, auth.sessionId, request.body.current_password, request.body.password);
+      await profile.changePassword(auth.userId, auth.sessionId, request.body.current_password, request.body.password, clientMeta(request));
       return { success: true as const, message: PROFILE_MESSAGES.passwordChanged };
     },
   );

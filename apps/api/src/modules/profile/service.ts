@@ -1,4 +1,3 @@
-import { verify } from '@node-rs/argon2';
 import { MSG, PROFILE_MESSAGES, USER_MESSAGES, type ProfileBody, type ProfileResponse } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
@@ -6,7 +5,10 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { AccountService } from '../accounts/service';
 import { hashPassword } from '../auth/service';
-import type { SessionService } from '../auth/session-service';
+import { passwordContextOf, refuseWeakPassword } from '../auth/password-policy';
+import type { ClientMeta, SessionService } from '../auth/session-service';
+import type { CurrentPasswordCheck } from '../auth/current-password';
+import type { AccountProtection } from '../accounts/account-protection';
 
 /** The signed-in user's own profile and password (A7). */
 export class ProfileService {
@@ -15,6 +17,8 @@ export class ProfileService {
     private readonly clock: Clock,
     private readonly sessions: SessionService,
     private readonly accounts: AccountService,
+    private readonly protection: AccountProtection,
+    private readonly currentPassword: CurrentPasswordCheck,
   ) {}
 
   async get(userId: string): Promise<ProfileResponse> {
@@ -24,12 +28,18 @@ export class ProfileService {
   }
 
   /**
-   * Saves name, username, e-mail and phone. A new e-mail is unconfirmed until its owner follows the link sent to it
-   * (the old address is no longer the account's). Another user's username or e-mail is a 409 with its message.
+   * Saves name, username, e-mail and phone. A new e-mail or username needs the current password (a session alone
+   * never takes the account: ADR 58), and the address the account had is told, with a "Não fui eu" link. A new
+   * e-mail is unconfirmed until its owner follows the link sent to it. Another user's username or e-mail is a 409.
    */
-  async update(userId: string, body: ProfileBody): Promise<string> {
+  async update(userId: string, body: ProfileBody, meta: ClientMeta): Promise<string> {
     const current = await this.get(userId);
     const emailChanged = current.email.toLowerCase() !== body.email.toLowerCase();
+    const usernameChanged = current.username.toLowerCase() !== body.username.toLowerCase();
+    if (emailChanged || usernameChanged) {
+      if (!body.current_password) throw new AppError('BAD_REQUEST', PROFILE_MESSAGES.identityNeedsPassword);
+      await this.currentPassword.verify(userId, body.current_password, meta, { method: 'POST', path: '/api/profile' });
+    }
     try {
       await this.db
         .updateTable('users')
@@ -41,6 +51,7 @@ export class ProfileService {
       if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
       throw error;
     }
+    await this.protection.identityChanged(userId, current, body, 'self');
     if (!emailChanged) return PROFILE_MESSAGES.saved;
     await this.accounts.resendConfirmation(userId);
     return PROFILE_MESSAGES.emailChanged;
@@ -50,10 +61,9 @@ export class ProfileService {
    * Change password: the current password is required (ADR 0016). The user's other sessions end; the one that
    * changed it goes on.
    */
-  async changePassword(userId: string, sessionId: string, currentPassword: string, password: string): Promise<void> {
-    const row = await this.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!row) throw notFound();
-    if (!(await verify(row.password_hash, currentPassword).catch(() => false))) throw new AppError('BAD_REQUEST', PROFILE_MESSAGES.wrongCurrentPassword);
+  async changePassword(userId: string, sessionId: string, currentPassword: string, password: string, meta: ClientMeta): Promise<void> {
+    await this.currentPassword.verify(userId, currentPassword, meta, { method: 'POST', path: '/api/me/change-password' });
+    await refuseWeakPassword(password, await passwordContextOf(this.db, userId));
     const passwordHash = await hashPassword(password);
     const now = this.clock.now();
     const ended = await this.db.transaction().execute(async (trx) => {
@@ -68,5 +78,6 @@ export class ProfileService {
         .execute();
     });
     for (const { id } of ended) this.sessions.announceEnded({ sessionId: id });
+    await this.protection.passwordChanged(userId, 'profile');
   }
 }

@@ -14,7 +14,7 @@ import { cycleMonths } from '../billing/cycle';
 import { billedEnterprise } from '../billing/enterprise-scope';
 import { newTxid } from '../billing/pix-code';
 import { adminEmails, invoiceQuery, toInvoice } from '../billing/repository';
-import { composeMail } from '../mail/compose';
+import { composeMail, mailText, ours } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { isUpgrade, proratedCents } from './proration';
 import { oldestOverdueInvoice, refuseWhenRestricted } from './restriction';
@@ -248,13 +248,13 @@ export class SubscriptionService {
         await this.mail.send(
           composeMail({
             to,
-            subject: `Fatura nº ${invoice.number} do Sentinela: ${formatBRL(invoice.valor)} (upgrade para ${invoice.plan.name})`,
+            subject: mailText`Fatura nº ${invoice.number} do Sentinela: ${ours(formatBRL(invoice.valor))} (upgrade para ${ours(invoice.plan.name)})`,
             paragraphs: [
-              `O plano da sua empresa passou a ser ${invoice.plan.name} (${invoice.plan.cicle_name}) e já vale.`,
-              `A fatura nº ${invoice.number} cobra a diferença de preço pelos dias restantes do período, até ${day(new Date(invoice.period_end))}: ${formatBRL(invoice.valor)}. Vencimento: ${day(new Date(invoice.due_at))}.`,
-              'Pague por PIX em Financeiro, no botão Pagar Fatura (código copia e cola ou QR code).',
+              mailText`O plano da sua empresa passou a ser ${ours(invoice.plan.name)} (${ours(invoice.plan.cicle_name)}) e já vale.`,
+              mailText`A fatura nº ${invoice.number} cobra a diferença de preço pelos dias restantes do período, até ${ours(day(new Date(invoice.period_end)))}: ${ours(formatBRL(invoice.valor))}. Vencimento: ${ours(day(new Date(invoice.due_at)))}.`,
+              mailText`Pague por PIX em Financeiro, no botão Pagar Fatura (código copia e cola ou QR code).`,
             ],
-            action: { label: 'Abrir Financeiro', url: `${this.config.publicUrl}/financial` },
+            action: { label: mailText`Abrir Financeiro`, url: `${this.config.publicUrl}/financial` },
           }),
         );
       }

@@ -5,7 +5,9 @@ import { isUniqueViolation } from '../../lib/db-errors';
 import { conflict, forbidden, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import { hashPassword } from '../auth/service';
+import { passwordContextOf, refuseWeakPassword } from '../auth/password-policy';
 import type { SessionService } from '../auth/session-service';
+import type { AccountProtection } from '../accounts/account-protection';
 import type { EventBus } from '../../realtime/event-bus';
 import { setEnterpriseDisabled } from '../enterprises/repository';
 import { findUserInScope, setUserDisabled, setUserPassword, updateUserIdentity } from './repository';
@@ -17,6 +19,7 @@ export class UserService {
     private readonly clock: Clock,
     private readonly sessions: SessionService,
     private readonly events: EventBus,
+    private readonly protection: AccountProtection,
   ) {}
 
   /** Spec 001 §4: status true deactivates, false activates; a user or, for the super admin, an enterprise. */
@@ -50,12 +53,14 @@ export class UserService {
    */
   async resetPassword(auth: AuthContext, userId: string, password: string): Promise<string> {
     const user = await userToActOn(this.db, auth, userId, 'reset-password');
+    await refuseWeakPassword(password, await passwordContextOf(this.db, user.id));
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
       await setUserPassword(trx, user.id, passwordHash, this.clock.now());
       await this.sessions.revokeAllOf(user.id, trx);
     });
     this.sessions.announceEnded({ userId: user.id });
+    await this.protection.passwordChanged(user.id, 'administrator');
     return MSG.passwordResetByAdmin;
   }
 
@@ -72,6 +77,8 @@ export class UserService {
       if (isUniqueViolation(error, 'users_email_key')) throw conflict(MSG.emailTaken);
       throw error;
     }
+    // The address the user had is told (ADR 58), without a "Não fui eu" link: the administrator decides here.
+    await this.protection.identityChanged(user.id, user, body, 'administrator');
     return (await findUserInScope(this.db, auth.scope, user.id))!;
   }
 }

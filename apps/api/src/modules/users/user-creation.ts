@@ -20,6 +20,7 @@ import type { AuthContext } from '../../plugins/auth';
 import type { EventBus } from '../../realtime/event-bus';
 import type { AccountService } from '../accounts/service';
 import { hashPassword } from '../auth/service';
+import { refuseWeakPassword } from '../auth/password-policy';
 import { findEnterprise } from '../enterprises/repository';
 import { insertUser, isEmailTaken } from './repository';
 import { userToActOn } from './target-user';
@@ -64,8 +65,10 @@ export class UserCreationService {
       if (found.length !== devices.length) throw notFound(CREATE_USER_MESSAGES.deviceNotFound);
     }
     if (await isEmailTaken(this.db, body.email)) throw conflict(MSG.emailTaken);
-    // Nobody knows this password: the user sets theirs with the e-mailed code.
-    const unusable = await hashPassword(randomBytes(32).toString('base64url'));
+    if (body.password) await refuseWeakPassword(body.password, { username: body.username, email: body.email, enterpriseName: enterprise.name });
+    // The administrator's password when one was sent; else nobody knows it, and the user sets theirs with the
+    // e-mailed code.
+    const passwordHash = await hashPassword(body.password ?? randomBytes(32).toString('base64url'));
     const now = this.clock.now();
     let user: { id: string };
     try {
@@ -75,7 +78,7 @@ export class UserCreationService {
           username: body.username,
           email: body.email,
           phone: body.phone,
-          password_hash: unusable,
+          password_hash: passwordHash,
           profile_id: profileId,
           enterprise_id: enterpriseId,
           is_owner: false,
@@ -94,7 +97,9 @@ export class UserCreationService {
       throw error;
     }
     if (devices.length) this.events.emit('access.changed', { userId: user.id });
-    await this.accounts.sendWelcome({ id: user.id, name: body.name, email: body.email }, enterprise.name);
+    const created = { id: user.id, name: body.name, email: body.email, username: body.username };
+    if (body.password) await this.accounts.sendWelcomeWithPassword(created, enterprise.name);
+    else await this.accounts.sendWelcome(created, enterprise.name);
     return user;
   }
 

@@ -1,5 +1,7 @@
 import {
   AccountMessageResponse,
+  ProtectAccountResponse,
+  VerifyEmailResponse,
   type RequestPasswordResetBody,
   type ResetPasswordBody,
   type SignUpBody,
@@ -14,7 +16,7 @@ export function signUp(body: SignUpBody) {
 
 /** GET /api/verify-email/{token} (A5). */
 export function verifyEmail(token: string) {
-  return apiRequest(`/api/verify-email/${encodeURIComponent(token)}`, { auth: 'none', schema: AccountMessageResponse });
+  return apiRequest(`/api/verify-email/${encodeURIComponent(token)}`, { auth: 'none', schema: VerifyEmailResponse });
 }
 
 /** POST api/password/request/reset (A6): the server makes the code and e-mails it. */
@@ -27,6 +29,12 @@ export function resetPassword(body: ResetPasswordBody) {
   return apiRequest('/api/password/reset', { method: 'POST', body, auth: 'none', schema: AccountMessageResponse });
 }
 
+/** POST /api/account/protect: "Não fui eu" from the link of a change notice (ADR 58). */
+export function protectAccount(token: string) {
+  return apiRequest('/api/account/protect', { method: 'POST', body: { token }, auth: 'none', schema: ProtectAccountResponse });
+}
+
 export const useSignUp = () => useMutation({ mutationFn: signUp });
 export const useRequestPasswordReset = () => useMutation({ mutationFn: requestPasswordReset });
 export const useResetPassword = () => useMutation({ mutationFn: resetPassword });
+export const useProtectAccount = () => useMutation({ mutationFn: protectAccount });

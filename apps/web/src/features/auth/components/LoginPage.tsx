@@ -2,6 +2,7 @@ import { Anchor, Button, Group, Paper, PasswordInput, Stack, TextInput, Title } 
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths, returnPath } from '../../../lib/paths';
+import { useSessionExpiredNotice } from '../../../lib/session';
 import { loadSignIn, useSignIn } from '../api/use-sign-in';
 import type { LoginField } from './login-check';
 
@@ -11,6 +12,7 @@ import type { LoginField } from './login-check';
 // after a first submit, on each change, as the other forms do (issue 15 item 5, ADR 0040).
 const loadLoginCheck = () => import('./login-check');
 const LoginError = lazy(() => import('./LoginError').then((module) => ({ default: module.LoginError })));
+const SessionExpiredNotice = lazy(() => import('./SessionExpiredNotice').then((module) => ({ default: module.SessionExpiredNotice })));
 function preloadSignIn() {
   void loadLoginCheck();
   void loadSignIn();
@@ -28,6 +30,7 @@ export function LoginPage() {
   const signIn = useSignIn();
   const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
   const [submitted, setSubmitted] = useState(false);
+  const expired = useSessionExpiredNotice();
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -56,6 +59,11 @@ export function LoginPage() {
           <Title order={2} ta="center">
             Entrar
           </Title>
+          {expired && !signIn.isError && (
+            <Suspense fallback={null}>
+              <SessionExpiredNotice />
+            </Suspense>
+          )}
           {signIn.isError && (
             <Suspense fallback={null}>
               <LoginError error={signIn.error} />

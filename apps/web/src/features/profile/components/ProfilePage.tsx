@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { MSG, PROFILE_MESSAGES, ProfileBody, type ProfileResponse } from '@sentinela/contract';
+import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { MSG, PROFILE_MESSAGES, ProfileEditForm, type ProfileBody, type ProfileResponse } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck, IconKey, IconMailExclamation } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { PhoneInput } from '../../../components/form/PhoneInput';
 import { errorMessage } from '../../../lib/api-client';
 import { isEmailAvailable } from '../../../lib/email-availability';
@@ -39,15 +39,26 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
   const {
     register,
     handleSubmit,
+    control,
+    setError,
+    setValue,
     formState: { errors },
-  } = useForm<ProfileBody>({
-    resolver: zodResolver(ProfileBody),
-    defaultValues: { name: profile.name, username: profile.username, email: profile.email, phone: profile.phone ?? '' },
+  } = useForm<ProfileEditForm>({
+    resolver: zodResolver(ProfileEditForm),
+    defaultValues: { name: profile.name, username: profile.username, email: profile.email, phone: profile.phone ?? '', current_password: '' },
   });
+  // A new e-mail or username could take the account: the current password confirms it (ADR 58).
+  const [email, username] = useWatch({ control, name: ['email', 'username'] });
+  const identityChanged = (email ?? '').trim().toLowerCase() !== profile.email.toLowerCase() || (username ?? '').trim().toLowerCase() !== profile.username.toLowerCase();
 
-  const onSubmit = handleSubmit(async (body) => {
+  const onSubmit = handleSubmit(async ({ current_password, ...fields }) => {
     setFailure(null);
     save.reset();
+    if (identityChanged && !current_password) {
+      setError('current_password', { message: PROFILE_MESSAGES.identityNeedsPassword }, { shouldFocus: true });
+      return;
+    }
+    const body: ProfileBody = identityChanged ? { ...fields, current_password } : fields;
     if (body.email.toLowerCase() !== profile.email.toLowerCase()) {
       setChecking(true);
       try {
@@ -62,7 +73,10 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
         setChecking(false);
       }
     }
-    save.mutate(body, { onError: (error) => setFailure(`${PROFILE_MESSAGES.saveFailed}: ${errorMessage(error, MSG.internalError)}`) });
+    save.mutate(body, {
+      onSuccess: () => setValue('current_password', ''),
+      onError: (error) => setFailure(`${PROFILE_MESSAGES.saveFailed}: ${errorMessage(error, MSG.internalError)}`),
+    });
   });
 
   return (
@@ -104,6 +118,17 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
               <TextInput label="Email" type="email" withAsterisk autoComplete="email" error={errors.email?.message} {...register('email')} />
               <PhoneInput label="Telefone" withAsterisk error={errors.phone?.message} {...register('phone')} />
             </SimpleGrid>
+            {identityChanged && (
+              <PasswordInput
+                label="Senha atual"
+                description="O e-mail ou o usuário mudou: confirme com a sua senha. Avisaremos o e-mail atual da conta."
+                withAsterisk
+                autoComplete="current-password"
+                maw={{ sm: 'calc(50% - var(--mantine-spacing-md) / 2)' }}
+                error={errors.current_password?.message}
+                {...register('current_password')}
+              />
+            )}
             <Group justify="flex-end">
               <Button type="submit" loading={checking || save.isPending}>
                 Salvar

@@ -51,7 +51,7 @@ function rowOf(text: string): HTMLElement {
 describe('/enterprise-users (M4)', () => {
   it('titles the screen with the enterprise and lists the active users', async () => {
     const { requests } = open(`/enterprise-users?id=${CLIENT_ID}`, server([admin, joao]));
-    expect(await screen.findByRole('heading', { name: 'Usuários da empresa Aurora Alimentos' }, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Usuários da empresa Aurora Alimentos' })).toBeTruthy();
     await screen.findByText('João Silva');
     expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
       'Nome',
