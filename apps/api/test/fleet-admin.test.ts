@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BEACON_MESSAGES as B, ENTERPRISE_MESSAGES } from '@sentinela/contract';
+import { BEACON_MESSAGES as B, ENTERPRISE_MESSAGES, LINK_MESSAGES } from '@sentinela/contract';
 import { inflatingSpreadsheet } from '../../../bench/lib/hostile-xlsx';
 import { createTestContext, type TestContext } from './context';
 import { at, postReadings } from './ingest-helpers';
@@ -263,7 +263,7 @@ describe('POST /api/devices/link/client (M6)', () => {
     const readingsBefore = Number((await ctx.db.selectFrom('readings').select((eb) => eb.fn.countAll().as('n')).where('device_num', '=', device!.num).executeTakeFirstOrThrow()).n);
     expect(readingsBefore).toBeGreaterThan(0);
     const others = (await ctx.db.selectFrom('devices').select('id').where('enterprise_id', '=', vida).where('id', '!=', device!.id).execute()).map((d) => d.id);
-    const res = await ctx.request('POST', '/api/devices/link/client', admin, { devices: others, client_id: vida });
+    const res = await ctx.request('POST', '/api/devices/link/client', admin, { devices: others, to_update: 0, client_id: vida });
     expect(res.json()).toMatchObject({ linked: 0, unlinked: 1 });
     const after = await deviceByMac('C3:00:00:00:02:04');
     expect(after!.enterprise_id).toBeNull();
@@ -285,9 +285,23 @@ describe('POST /api/devices/link/client (M6)', () => {
     const unknown = await ctx.request('POST', '/api/devices/link/client', admin, { devices: ['00000000-0000-4000-8000-000000000000'], to_update: 0, client_id: clientId });
     expect(unknown.statusCode).toBe(404);
     expect(await enterpriseOf(ids[0]!)).toBe(clientId);
-    const noClient = await ctx.request('POST', '/api/devices/link/client', admin, { devices: [ids[1]], client_id: '00000000-0000-4000-8000-000000000000' });
+    const noClient = await ctx.request('POST', '/api/devices/link/client', admin, { devices: [ids[1]], to_update: 1, client_id: '00000000-0000-4000-8000-000000000000' });
     expect(noClient.statusCode).toBe(404);
     expect(noClient.json().error).toBe('Empresa não encontrada.');
+  });
+
+  it('a body without to_update is refused (400) and unlinks nothing: it no longer means "replace the whole list"', async () => {
+    const before = await ctx.db.selectFrom('devices').select(['id', 'enterprise_id']).where('enterprise_id', '=', clientId).orderBy('id').execute();
+    expect(before.length).toBeGreaterThan(0);
+    const res = await ctx.request('POST', '/api/devices/link/client', admin, { devices: [], client_id: clientId });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(`${LINK_MESSAGES.toUpdateMissing} (campo to_update)`);
+    const joao = (await ctx.db.selectFrom('users').select('id').where('username', '=', 'joao.silva').executeTakeFirstOrThrow()).id;
+    const linked = await ctx.db.selectFrom('device_users').select('device_id').where('user_id', '=', joao).execute();
+    const byUser = await ctx.request('POST', '/api/devices/link/user', auroraAdm, { devices: [], user_id: joao });
+    expect(byUser.statusCode).toBe(400);
+    expect(await ctx.db.selectFrom('devices').select(['id', 'enterprise_id']).where('enterprise_id', '=', clientId).orderBy('id').execute()).toEqual(before);
+    expect(await ctx.db.selectFrom('device_users').select('device_id').where('user_id', '=', joao).execute()).toEqual(linked);
   });
 
   it('is refused to enterprise admins and users (403), and bad bodies get messages (400)', async () => {

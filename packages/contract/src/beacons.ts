@@ -82,9 +82,16 @@ const linkDevices = z
 
 /**
  * `to_update` (ADR 18): 0, what the documented client sends, says `devices` is the whole new set (devices left out
- * are unlinked); 1 only adds `devices` to those already linked.
+ * are unlinked); 1 only adds `devices` to those already linked. Required (ADR 57): a body without it used to mean
+ * "replace", so a client that forgot it unlinked every device it did not name.
  */
-const toUpdate = z.union([z.literal(0), z.literal(1)], { message: 'to_update deve ser 0 (substituir) ou 1 (acrescentar).' }).default(0);
+export const LINK_MESSAGES = {
+  toUpdateMissing: 'Informe to_update: 0 para substituir os dispositivos vinculados pela lista enviada, ou 1 para acrescentá-los.',
+  toUpdateInvalid: 'to_update deve ser 0 (substituir) ou 1 (acrescentar).',
+} as const;
+const toUpdate = z.union([z.literal(0), z.literal(1)], {
+  error: (issue) => (issue.input === undefined ? LINK_MESSAGES.toUpdateMissing : LINK_MESSAGES.toUpdateInvalid),
+});
 
 export const LinkDevicesToClientBody = z.object({
   devices: linkDevices,
