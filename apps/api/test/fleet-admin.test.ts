@@ -228,10 +228,10 @@ describe('POST /api/devices/link/client (M6)', () => {
   let ownerToken: string;
   let ids: string[];
   beforeAll(async () => {
-    const created = await ctx.request('POST', '/api/client/create/', admin, { client: { name: 'Frios do Sul' }, user: { email: 'frios@sul.example', password: 'Senha@123' } });
+    const created = await ctx.request('POST', '/api/client/create/', admin, { client: { name: 'Frios do Sul' }, user: { email: 'frios@sul.example', password: 'Cofre#Azul7134' } });
     expect(created.statusCode).toBe(201);
     clientId = created.json().client._id;
-    ownerToken = (await ctx.login(created.json().user.username, 'Senha@123')).token;
+    ownerToken = (await ctx.login(created.json().user.username, 'Cofre#Azul7134')).token;
     ids = [];
     for (const n of [1, 2, 3]) ids.push((await ctx.request('POST', '/api/beacon-device', admin, { mac: `AA:00:00:00:00:0${n}`, name: `Sul ${n}` })).json()._id);
   });
@@ -378,7 +378,7 @@ describe('POST /api/devices/link/user (M6)', () => {
 describe('enterprise names are unique (M2, M3)', () => {
   it.each(['Aurora Alimentos', 'AURORA   alimentos', 'Áurora Alimentos ', 'aurora ALIMENTÓS'])('refuses "%s" (409) and creates nothing', async (name) => {
     const before = (await ctx.request('GET', '/api/client-all', admin)).json().length;
-    const res = await ctx.request('POST', '/api/client/create/', admin, { client: { name }, user: { email: `x${Math.random()}@novo.example`, password: 'Senha@123' } });
+    const res = await ctx.request('POST', '/api/client/create/', admin, { client: { name }, user: { email: `x${Math.random()}@novo.example`, password: 'Cofre#Azul7134' } });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe(ENTERPRISE_MESSAGES.nameTaken);
     expect((await ctx.request('GET', '/api/client-all', admin)).json().length).toBe(before);

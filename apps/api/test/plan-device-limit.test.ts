@@ -9,9 +9,9 @@ let basic: { _id: string; cicle: { id: string; name: string }[] };
 const devices: string[] = [];
 
 async function createEnterprise(name: string, email: string) {
-  const created = await ctx.request('POST', '/api/client/create/', admin, { client: { name }, user: { email, password: 'Senha@123' } });
+  const created = await ctx.request('POST', '/api/client/create/', admin, { client: { name }, user: { email, password: 'Cofre#Azul7134' } });
   expect(created.statusCode, created.body).toBe(201);
-  const owner = (await ctx.login(created.json().user.username, 'Senha@123')).token;
+  const owner = (await ctx.login(created.json().user.username, 'Cofre#Azul7134')).token;
   return { id: created.json().client._id as string, owner };
 }
 

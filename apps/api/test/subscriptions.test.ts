@@ -277,11 +277,11 @@ describe('the first invoice (issue 13 item 6)', () => {
   it('is issued at sign-up with a plan, so /complete-register step 3 shows it with its PIX code', async () => {
     const { plan_id, cicle_id } = cycleOf('Essencial', 'Mensal');
     const res = await ctx.request('POST', '/api/client', undefined, {
-      name: 'Carla Nova', username: 'carla.nova', email: 'carla@nova.example', phone: '(11) 98888-7777', password: 'Senha@1234',
+      name: 'Carla Nova', username: 'carla.nova', email: 'carla@nova.example', phone: '(11) 98888-7777', password: 'Cofre#Azul7134',
       client: { name: 'Nova Câmara Fria' }, plan_id, cicle_id,
     });
     expect(res.statusCode, res.body).toBe(200);
-    const token = (await ctx.login('carla.nova', 'Senha@1234')).token;
+    const token = (await ctx.login('carla.nova', 'Cofre#Azul7134')).token;
     const sub = await subscription(token);
     expect(sub).toMatchObject({ current: { plan_name: 'Essencial', cicle_name: 'Mensal' }, status: 'active' });
     expect(sub.open_invoice).toMatchObject({ valor: 14990, status: 'pending', data: ctx.clock.now().toISOString() });
@@ -294,11 +294,11 @@ describe('the first invoice (issue 13 item 6)', () => {
 
   it('is issued when an enterprise without a plan chooses one', async () => {
     const res = await ctx.request('POST', '/api/client', undefined, {
-      name: 'Davi Sem Plano', username: 'davi.semplano', email: 'davi@semplano.example', phone: '(11) 98888-6666', password: 'Senha@1234',
+      name: 'Davi Sem Plano', username: 'davi.semplano', email: 'davi@semplano.example', phone: '(11) 98888-6666', password: 'Cofre#Azul7134',
       client: { name: 'Sem Plano Ltda' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const token = (await ctx.login('davi.semplano', 'Senha@1234')).token;
+    const token = (await ctx.login('davi.semplano', 'Cofre#Azul7134')).token;
     expect((await ctx.request('GET', '/api/subscription', token)).statusCode).toBe(404);
     const chosen = (await ctx.request('PUT', '/api/subscription', token, cycleOf('Profissional', 'Anual'))).json() as SubscriptionChangeResponse;
     expect(chosen).toMatchObject({ effect: 'now', message: PLAN_MESSAGES.chosen, invoice: { valor: 407900, status: 'pending' } });
