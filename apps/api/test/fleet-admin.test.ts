@@ -295,7 +295,7 @@ describe('POST /api/devices/link/client (M6)', () => {
     expect(before.length).toBeGreaterThan(0);
     const res = await ctx.request('POST', '/api/devices/link/client', admin, { devices: [], client_id: clientId });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(`${LINK_MESSAGES.toUpdateMissing} (campo to_update)`);
+    expect(res.json().error).toBe(LINK_MESSAGES.toUpdateMissing);
     const joao = (await ctx.db.selectFrom('users').select('id').where('username', '=', 'joao.silva').executeTakeFirstOrThrow()).id;
     const linked = await ctx.db.selectFrom('device_users').select('device_id').where('user_id', '=', joao).execute();
     const byUser = await ctx.request('POST', '/api/devices/link/user', auroraAdm, { devices: [], user_id: joao });
