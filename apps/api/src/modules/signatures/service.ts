@@ -7,7 +7,7 @@ import type { ElectronicSignaturesTable } from '../../db/schema';
 import { asSystem } from '../../lib/audit-context';
 import type { Clock } from '../../lib/clock';
 import { AppError, badRequest, RetryLaterError } from '../../lib/errors';
-import { composeMail } from '../mail/compose';
+import { composeMail, mailText, ours, quoted } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { recordAuditEvent } from '../audit-trail/repository';
 
@@ -124,13 +124,14 @@ export class SignatureService {
       : query.where('profile_id', '=', Profile.SuperAdmin);
     const admins = await query.execute();
     const when = until.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' });
+    // Names are quoted, never addressed (ADR 59).
     const paragraphs = [
-      `A assinatura eletrônica de ${user.name} (${user.username}) foi bloqueada até ${when} após ${SIGNATURE_MAX_FAILURES} senhas incorretas seguidas.`,
-      'Se não foi a própria pessoa, verifique a conta. As tentativas estão na trilha de auditoria.',
+      mailText`A assinatura eletrônica de ${quoted(user.name)} (usuário ${quoted(user.username)}) foi bloqueada até ${ours(when)} após ${SIGNATURE_MAX_FAILURES} senhas incorretas seguidas.`,
+      mailText`Se não foi a própria pessoa, verifique a conta. As tentativas estão na trilha de auditoria.`,
     ];
     await asSystem('assinatura eletrônica', async () => {
       for (const admin of admins) {
-        await this.mail.send(composeMail({ to: admin.email, subject: 'Sentinela: assinatura eletrônica bloqueada', greeting: `Olá, ${admin.name}.`, paragraphs }));
+        await this.mail.send(composeMail({ to: admin.email, subject: mailText`Sentinela: assinatura eletrônica bloqueada`, greeting: mailText`Olá!`, paragraphs }));
       }
     });
   }
