@@ -82,7 +82,7 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env, NODE_ENV: 'production', PORT: String(httpPort), HOST: '127.0.0.1', MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1',
-      DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', DEMO: '0', LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', ROLLUP_INTERVAL_SECONDS: '0',
+      DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', DEMO: '0', PUBLIC_URL: `http://127.0.0.1:${httpPort}`, LOG_LEVEL: 'warn', NO_DATA_CHECK_SECONDS: '0', ROLLUP_INTERVAL_SECONDS: '0',
       CONNECTIONS_PER_ADDRESS: String(PER_ADDRESS),
       // Far above what the descriptors allow: the second line must be reached.
       CONNECTIONS_MAX: '100000',

@@ -58,14 +58,15 @@ describe('X14 links name the listen address without PUBLIC_URL', () => {
     expect(link.statusCode, link.body).toBe(201);
     expect(link.json().url).toMatch(new RegExp(`^${base.replace(/\./g, '\\.')}/`));
 
-    // A user created by an administrator gets a link to choose a password.
+    // A user created by an administrator with a password gets the confirmation link and the sign-in address.
     const body = { name: 'Bruno Novo', username: 'bruno.novo', email: 'bruno.novo@aurora.example', phone: '(11) 97777-1111', password: 'Ignorada@1', profile: { _id: 3 }, available_devices: [device.id] };
     const created = await ctx.request('POST', '/api/user/create', token, body);
     expect(created.statusCode, created.body).toBe(200);
     const enterpriseId = (await ctx.login('aurora.adm')).user.enterprise!._id;
     await ctx.request('POST', `/api/client/link/${enterpriseId}`, token, { users: [{ id: created.json().user._id, isOwner: false }] });
     const mail = await smtp.waitForMail('bruno.novo@aurora.example', 'Sua conta no Sentinela foi criada');
-    expect(mail.text).toContain(`${base}/reset-password?email=bruno.novo%40aurora.example`);
+    expect(mail.text).toContain(`${base}/confirmation/`);
+    expect(mail.text).toContain(`${base}/login`);
     expect(mail.text).not.toContain('localhost:3000');
   });
 });

@@ -114,7 +114,7 @@ describe('X11 alarm acknowledgement', () => {
       if (!notice) await new Promise((r) => setTimeout(r, 100));
     }
     expect(JSON.stringify(notice?.to)).toContain('aurora.adm@');
-    expect(notice?.text).toMatch(/A assinatura eletrônica de João Silva \(joao.silva\) foi bloqueada até .* após 3 senhas incorretas seguidas/);
+    expect(notice?.text).toMatch(/A assinatura eletrônica de “João Silva” \(usuário “joao.silva”\) foi bloqueada até .* após 3 senhas incorretas seguidas/);
 
     ctx.clock.advance(16 * 60_000);
     await signIn();

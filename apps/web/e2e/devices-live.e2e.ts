@@ -10,7 +10,7 @@ import { e2e } from './environment';
  * its gateway are this file's own, so no other file's demo devices are touched.
  */
 const SHOTS = process.env.SHOTS_DIR ?? '/work/helpers/shots/h-devices-live';
-const ENTERPRISE = { name: 'Farmácia Ao Vivo', email: 'contato@farmaciaaovivo.example', password: 'Balcao#Vivo2026' };
+const ENTERPRISE = { name: 'Farmácia Ao Vivo', email: 'contato@farmaciaaovivo.example', password: 'Geladeira#Segura26' };
 const FRIDGE = { mac: 'D7:1E:00:00:00:01', name: 'Geladeira de Vacinas', model: 'LIVE-E2E' };
 
 let browser: Browser;

@@ -67,7 +67,7 @@ describe('contact form (A14)', () => {
     await send.click();
     await page.getByText('Mensagem enviada com sucesso!').waitFor();
     await shots(page, 'contact-sent', form);
-    const mail = await waitForMail(e2e('mailboxURL'), 'contato@sentinela.example', /Contato pelo site: Rita Visitante/);
+    const mail = await waitForMail(e2e('mailboxURL'), 'contato@sentinela.example', /Contato pelo site: “Rita Visitante”/);
     expect(mail.text).toContain(marker);
     expect(mail.text).toContain('(21) 99876-5432');
     const stored = await query<{ forwarded_at: Date | null }>('SELECT forwarded_at FROM contact_messages WHERE message = $1', [marker]);
