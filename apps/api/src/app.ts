@@ -55,6 +55,9 @@ import { cardRoutes } from './modules/cards/routes';
 import { subscriptionRoutes } from './modules/subscriptions/routes';
 import { auditTrailRoutes } from './modules/audit-trail/routes';
 import { complianceRoutes } from './modules/compliance/routes';
+import { apiTokenRoutes } from './modules/api-tokens/routes';
+import { readingsExportRoutes } from './modules/readings/export-routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -98,7 +101,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(errorHandler);
   // Before auth: the request's audit context exists before the caller is known (ADR 0060).
   await app.register(auditContext);
-  await app.register(auth, { sessions: services.sessions, userMaxRequestsPerMinute: config.userMaxRequestsPerMinute });
+  await app.register(auth, {
+    sessions: services.sessions,
+    apiTokens: services.apiTokens,
+    userMaxRequestsPerMinute: config.userMaxRequestsPerMinute,
+    apiTokenMaxRequestsPerMinute: config.apiTokenMaxRequestsPerMinute,
+  });
   await app.register(accessLog, { services });
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });
@@ -146,6 +154,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     cardRoutes,
     auditTrailRoutes,
     complianceRoutes,
+    apiTokenRoutes,
+    readingsExportRoutes,
+    webhookRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -58,6 +58,9 @@ import { AuditTrailService } from './modules/audit-trail/service';
 import { ComplianceService } from './modules/compliance/service';
 import { SignatureService } from './modules/signatures/service';
 import { ReportApprovalService } from './modules/reports/approval';
+import { ApiTokenService } from './modules/api-tokens/service';
+import { ReadingsExportService } from './modules/readings/export-service';
+import { WebhookService } from './modules/webhooks/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -144,6 +147,12 @@ export interface AppServices {
   signatures: SignatureService;
   /** Report approvals, signed (X11, ADR 0062). */
   reportApprovals: ReportApprovalService;
+  /** API tokens of enterprises (X13, ADR 64): checked by the auth plugin, their uses written in batches. */
+  apiTokens: ApiTokenService;
+  /** GET /api/readings: readings by cursor and as streamed CSV (X13, ADR 65). */
+  readingsExport: ReadingsExportService;
+  /** Signed webhooks: the outbox relay, the delivery job, its log (X13, ADR 66). */
+  webhooks: WebhookService;
 }
 
 export function createServices(
@@ -156,6 +165,7 @@ export function createServices(
   // prom-client's process metrics only where they are served: tests build many apps in one process.
   const metrics = new AppMetrics({ defaultMetrics: config.metrics !== undefined });
   const sessions = new SessionService(db, clock, events);
+  const apiTokens = new ApiTokenService(db, clock, log);
   const accessLog = new AccessLogWriter(db, log);
   const jobConnection = jobConnectionOf(db);
   if (!jobConnection) throw new Error('The database must be opened with openDatabase (the job queue shares its connection).');
@@ -163,7 +173,7 @@ export function createServices(
   const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
   const renderPool = new RenderPool(config.reportWorkers);
   const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
-  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log);
+  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log, events);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
@@ -251,5 +261,8 @@ export function createServices(
     compliance,
     signatures,
     reportApprovals: new ReportApprovalService(db, clock, signatures),
+    apiTokens,
+    readingsExport: new ReadingsExportService(db, clock),
+    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log),
   };
 }

@@ -137,6 +137,11 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   vapidSubject: 'mailto:contato@sentinela.test',
   // Tests' push endpoints are local HTTP servers on 127.0.0.1.
   pushAllowHttpEndpoints: true,
+  // Far above the default (600): test files make many requests with one token; the limit has its own test.
+  apiTokenMaxRequestsPerMinute: 100_000,
+  // Tests' webhook receivers are local HTTP servers on 127.0.0.1.
+  webhookAllowPrivate: true,
+  webhookTimeoutSeconds: 2,
   // No geocoder unless a test starts its local one.
   geocoderUrl: undefined,
   geocoderTimeoutMs: 2000,

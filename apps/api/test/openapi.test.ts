@@ -80,7 +80,7 @@ describe('GET /api/openapi.json (X7)', () => {
     const op = (method: string, path: string) => document.paths![path]![method]!;
     expect(op('post', '/api/ingest/readings').security).toEqual([{ gatewayKey: [] }]);
     expect(op('post', '/api/ingest/readings').responses?.['401']).toBeDefined();
-    expect(op('get', '/api/travels/{id}').security).toEqual([{ session: [] }]);
+    expect(op('get', '/api/travels/{id}').security).toEqual([{ session: [] }, { apiToken: ['travels:read'] }]);
     expect(op('get', '/api/travels/{id}').responses?.['403']).toBeDefined();
     expect(op('get', '/api/health').security).toEqual([]);
     expect(op('get', '/api/health').responses?.['401']).toBeUndefined();
@@ -92,6 +92,24 @@ describe('GET /api/openapi.json (X7)', () => {
     const components = document.components as { responses: Record<string, unknown>; schemas: Record<string, { required?: string[] }> };
     expect(components.schemas.ErrorResponse?.required).toEqual(['statusCode', 'code', 'error']);
     expect(Object.keys(components.responses)).toContain('NotFound');
+  });
+
+  it('X13: describes API tokens per operation, the readings export in JSON and CSV, and every webhook payload', () => {
+    const op = (method: string, path: string) => document.paths![path]![method]!;
+    const schemes = (document.components as { securitySchemes: Record<string, { scheme?: string }> }).securitySchemes;
+    expect(schemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // The scopes come from the contract's one table; routes no token may call list only the session.
+    expect(op('post', '/api/alarms/{id}/acknowledge').security).toEqual([{ session: [] }, { apiToken: ['alarms:write'] }]);
+    expect(op('get', '/api/beacon-device/history/mac/{mac}/pdf').security).toEqual([{ session: [] }, { apiToken: ['reports:read', 'readings:read'] }]);
+    expect(op('post', '/api/me/change-password').security).toEqual([{ session: [] }]);
+    expect(op('post', '/api/api-tokens').security).toEqual([{ session: [] }]);
+    const exportAnswer = op('get', '/api/readings').responses?.['200'] as { content: Record<string, unknown> };
+    expect(Object.keys(exportAnswer.content).sort()).toEqual(['application/json', 'text/csv']);
+    const webhooks = (document as unknown as { webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; parameters: { name: string }[] } }> }).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual(['alarm.acknowledged', 'alarm.ended', 'alarm.opened', 'device.silent', 'report.ready', 'travel.status_changed', 'webhook.test']);
+    const opened = webhooks['alarm.opened']!.post;
+    expect(Object.keys(opened.requestBody.content['application/json']!.schema.properties)).toEqual(['type', 'timestamp', 'data']);
+    expect(opened.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
   });
 
   it('describes the ingestion body and the uploads that routes read themselves', () => {

@@ -36,3 +36,6 @@ export * from './audit-trail';
 export * from './compliance';
 export * from './signatures';
 export * from './password-strength';
+export * from './api-tokens';
+export * from './webhooks';
+export * from './readings-export';

@@ -43,6 +43,11 @@ export const PERMISSIONS = {
   'devices:link': admins,
   /** Register beacons, import them, see MACs discovered by gateways (X1). */
   'devices:register': superAdminOnly,
+  /** A device's readings (D3 history and charts, the readings export of X13). */
+  'readings:read': everyone,
+  /** A device's alarms, the open alarms, their delivery log. */
+  'alarms:read': everyone,
+  'alarms:acknowledge': everyone,
   'travels:read': everyone,
   'travels:manage': notClients,
   'reports:read': everyone,
@@ -70,6 +75,8 @@ export const PERMISSIONS = {
   'firmware:manage': superAdminOnly,
   /** Plans with their cycles and device limits, and the landing page's FAQ (ADR 28). */
   'plans:manage': superAdminOnly,
+  /** The enterprise's API tokens and webhooks (X13, ADR 64): its administrators; the super admin has no enterprise. */
+  'integrations:manage': [Profile.EnterpriseAdmin],
 } as const satisfies Record<string, readonly ProfileId[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -142,6 +142,11 @@ const Env = z.object({
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'the base64url private key (43 characters), e.g. from npx web-push generate-vapid-keys').optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, 'a mailto: address or an https: URL').optional(),
   PUSH_ALLOW_HTTP_ENDPOINTS: z.enum(['0', '1']).default('0'),
+  // Integrations (X13, ADRs 64-66): requests per API token and minute; webhook targets over plain HTTP or on
+  // private addresses (tests, local setups only); how long a webhook receiver may take to answer.
+  API_TOKEN_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(15),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -368,6 +373,12 @@ export interface AppConfig {
   vapidSubject: string;
   /** Push endpoints over plain HTTP and on loopback/private addresses accepted (local tests only; refused otherwise). */
   pushAllowHttpEndpoints: boolean;
+  /** Requests each API token may make per minute (apart from its creator's own budget). ADR 64. */
+  apiTokenMaxRequestsPerMinute: number;
+  /** Webhook URLs over plain HTTP and on loopback/private addresses accepted (local tests only; refused otherwise). */
+  webhookAllowPrivate: boolean;
+  /** Seconds a webhook receiver has to answer before the attempt counts as failed. ADR 66. */
+  webhookTimeoutSeconds: number;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -581,6 +592,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     vapidKeysFile: path.resolve(e.DATA_DIR, 'secrets', 'vapid.json'),
     vapidSubject: e.VAPID_SUBJECT || `mailto:${e.CONTACT_EMAIL}`,
     pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS === '1',
+    apiTokenMaxRequestsPerMinute: e.API_TOKEN_MAX_REQUESTS_PER_MINUTE,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookTimeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS,
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

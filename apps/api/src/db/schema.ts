@@ -227,6 +227,32 @@ export interface AccessLogTable {
   id: Generated<number>; created_at: Timestamp; user_id: string | null; enterprise_id: string | null;
   client: string | null; client_version: string | null; client_os: string | null; ip: string | null;
   api_version: string; method: string; path: string; status_code: number; message: string;
+  /** The API token the request was made with (its creator is user_id); null for a session (ADR 64). */
+  api_token_id?: string | null;
+}
+
+/** API tokens (X13, ADR 64). */
+export interface ApiTokensTable {
+  id: Generated<string>; enterprise_id: string; created_by: string; name: string; scopes: string[];
+  token_hash: Buffer; token_prefix: string; created_at: Timestamp; expires_at: Timestamp | null;
+  last_used_at: Timestamp | null; revoked_at: Timestamp | null;
+}
+
+/** Webhooks and their outbox of deliveries (X13, ADR 66). */
+export interface WebhooksTable {
+  id: Generated<string>; enterprise_id: string; created_by: string | null; url: string; description: string | null;
+  events: string[]; secret: string; enabled: Generated<boolean>; disabled_reason: string | null;
+  failing_since: Timestamp | null; last_success_at: Timestamp | null; created_at: Timestamp; updated_at: Timestamp;
+}
+export interface WebhookDeliveriesTable {
+  id: Generated<string>; webhook_id: string; message_id: string; event: string; payload: string;
+  status: Generated<'pending' | 'succeeded' | 'failed'>; attempts: Generated<number>; next_attempt_at: Timestamp | null;
+  last_attempt_at: Timestamp | null; last_status_code: number | null; last_duration_ms: number | null;
+  last_error: string | null; queued_at: Timestamp | null; retry_on_failure: Generated<boolean>; created_at: Timestamp;
+}
+export interface WebhookAttemptsTable {
+  id: Generated<number>; delivery_id: string; attempt: number; started_at: Timestamp; duration_ms: number;
+  status_code: number | null; error: string | null; manual: Generated<boolean>;
 }
 
 export interface ReportsTable {
@@ -392,4 +418,8 @@ export interface Database {
   monitor_links: MonitorLinksTable;
   monitor_link_devices: MonitorLinkDevicesTable;
   monitor_link_travels: MonitorLinkTravelsTable;
+  api_tokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

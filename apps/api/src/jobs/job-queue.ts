@@ -92,13 +92,18 @@ export class JobQueue {
 
   /**
    * Queues a job; `key` names what it is about, so `hasPending` can find it later. Workers take the highest
-   * `priority` first (default 0), then the oldest.
+   * `priority` first (default 0), then the oldest; `startAfterSeconds` holds it back that long (a retry on a
+   * schedule of the caller's own, e.g. webhooks').
    */
-  async send<T extends object>(name: string, data: T, key: string, options: { priority?: number } = {}): Promise<void> {
+  async send<T extends object>(name: string, data: T, key: string, options: { priority?: number; startAfterSeconds?: number } = {}): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`unknown job ${name}`);
     definition.schema.parse(data);
-    await this.started().send(name, data, { singletonKey: key, priority: options.priority ?? 0 });
+    await this.started().send(name, data, {
+      singletonKey: key,
+      priority: options.priority ?? 0,
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+    });
   }
 
   /**

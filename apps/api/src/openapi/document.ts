@@ -1,7 +1,19 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { ErrorResponse, INGEST_MAX_BATCH, z } from '@sentinela/contract';
+import {
+  API_TOKEN_PREFIX,
+  ErrorResponse,
+  INGEST_MAX_BATCH,
+  TOKEN_SCOPES_OF_PERMISSION,
+  WEBHOOK_EVENT_DATA,
+  WEBHOOK_EVENT_NAMES,
+  WEBHOOK_RETRY_DELAYS_SECONDS,
+  webhookPayload,
+  z,
+  type Permission,
+  type WebhookDeliveryEvent,
+} from '@sentinela/contract';
 import { OPERATIONS, TAGS } from './operations';
 
 /**
@@ -26,6 +38,14 @@ export const SECURITY_SCHEMES = {
     description:
       'The session token answered by `POST /api/authenticate` (`token.token`), sent as `Authorization: Bearer <token>`. ' +
       'A session ends on sign-out or after a period without use (401 `SESSION_EXPIRED`).',
+  },
+  apiToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      `An API token of an enterprise (\`${API_TOKEN_PREFIX}…\`, created on the Integrações screen or with \`POST /api/api-tokens\`, shown once), ` +
+      'sent as `Authorization: Bearer <token>`. It acts as an administrator of its enterprise narrowed by its scopes (listed per ' +
+      'operation); an operation outside them answers 403. No sliding window: it works until it expires or is revoked.',
   },
   gatewayKey: {
     type: 'apiKey',
@@ -65,7 +85,13 @@ Sentinela's HTTP API: everything the web app does goes through it.
 
 **Authentication.** Sign in with \`POST /api/authenticate\`; send the answered token as \`Authorization: Bearer <token>\`.
 Each operation names the permission it needs; every query is limited to the caller's enterprise (ids of another
-enterprise answer 404). Gateways authenticate with a gateway key (\`Authorization: ApiKey <key>\`).
+enterprise answer 404). Gateways authenticate with a gateway key (\`Authorization: ApiKey <key>\`). Other systems use an
+API token (\`stk_…\`, made by an enterprise administrator) as the Bearer token: it acts within its enterprise, limited to
+its scopes, which each operation lists.
+
+**Webhooks.** Events (\`alarm.opened\`, \`alarm.ended\`, \`alarm.acknowledged\`, \`device.silent\`,
+\`travel.status_changed\`, \`report.ready\`) are POSTed to an enterprise's webhooks signed per the Standard Webhooks
+specification; each payload is described under *Webhooks*.
 
 **Errors.** Every error answers the same JSON: \`{ "statusCode", "code", "error", "issues"? }\`. \`code\` is stable
 (e.g. \`VALIDATION\`, \`NOT_FOUND\`), \`error\` is a message in Portuguese (Brazil) fit to show users, \`issues\` lists
@@ -120,16 +146,28 @@ export function operationIdOf(method: string, url: string): string {
   return `${method.toLowerCase()}${words.join('')}${url.endsWith('/') ? 'Slash' : ''}`;
 }
 
+/** The scopes an API token needs for a route of this permission (null: tokens refused), from the contract's one table. */
+function tokenScopesOf(permission: string | undefined): readonly string[] | null {
+  if (!permission || !(permission in TOKEN_SCOPES_OF_PERMISSION)) return null;
+  return TOKEN_SCOPES_OF_PERMISSION[permission as Permission];
+}
+
 /** Who may call a route, in the document's terms: public routes say so with an empty requirement. */
 function securityOf(permission: string | undefined): SecurityRequirement[] {
   if (permission === 'public' || permission === undefined) return [];
   // Anyone, but a signed-in caller is recognised: both are listed (the empty one first).
   if (permission === 'public-or-signed-in') return [{}, { session: [] }];
-  return [{ session: [] }];
+  const scopes = tokenScopesOf(permission);
+  // OpenAPI 3.1 lets a bearer scheme list "roles": the token scopes the operation needs.
+  return scopes ? [{ session: [] }, { apiToken: [...scopes] }] : [{ session: [] }];
 }
 
 function describeAccess(permission: string | undefined, security: SecurityRequirement[]): string {
-  if (permission && permission !== 'public' && permission !== 'public-or-signed-in') return `Requires a session whose profile has the permission \`${permission}\`.`;
+  if (permission && permission !== 'public' && permission !== 'public-or-signed-in') {
+    const scopes = tokenScopesOf(permission);
+    const token = scopes ? ` or an API token with the scope${scopes.length > 1 ? 's' : ''} ${scopes.map((s) => `\`${s}\``).join(' and ')}` : '; API tokens are refused (403)';
+    return `Requires a session whose profile has the permission \`${permission}\`${token}.`;
+  }
   if (permission === 'public-or-signed-in') return 'Public; a signed-in caller (Bearer session) may be answered more.';
   if (security.length > 0) return 'Not a user session: authenticated as listed under Authorizations.';
   return 'Public: no authentication.';
@@ -204,6 +242,7 @@ export function createOpenapiOptions(options: { version: string }): FastifyDynam
         }
       }
     }
+    (openapi as OpenApiDocument & { webhooks?: Record<string, unknown> }).webhooks = webhookDescriptions();
     return openapi;
   };
 
@@ -243,6 +282,37 @@ function errorsOf(operation: OperationObject, facts: RouteFacts | undefined): Er
   if (facts?.shedUnderLoad ?? true) names.push('Overloaded');
   names.push('OtherError');
   return names;
+}
+
+const WEBHOOK_HEADERS = {
+  'webhook-id': 'The message id: the same on every attempt of one delivery (use it to ignore repeats).',
+  'webhook-timestamp': 'Seconds since the Unix epoch when this attempt was sent (refuse old ones: replays).',
+  'webhook-signature': 'v1,<base64 HMAC-SHA256 with the secret (base64 after whsec_) of "{webhook-id}.{webhook-timestamp}.{body}">.',
+};
+
+/** The requests Sentinela sends to webhooks (OpenAPI 3.1 `webhooks`), one per event, from the contract's schemas. */
+function webhookDescriptions(): Record<string, unknown> {
+  const schedule = WEBHOOK_RETRY_DELAYS_SECONDS.map((s) => (s < 60 ? `${s} s` : s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ');
+  return Object.fromEntries(
+    (Object.keys(WEBHOOK_EVENT_DATA) as WebhookDeliveryEvent[]).map((type) => {
+      const schema = z.toJSONSchema(webhookPayload(type), { target: 'draft-2020-12' });
+      delete (schema as { $schema?: string }).$schema;
+      return [
+        type,
+        {
+          post: {
+            summary: `${type}: ${WEBHOOK_EVENT_NAMES[type]}`,
+            description:
+              'Signed per the Standard Webhooks specification: verify with the `standardwebhooks` library (or any of its ports) ' +
+              `and the webhook's secret. Answer 2xx within the time limit; anything else is retried with the same \`webhook-id\` after ${schedule}.`,
+            parameters: Object.entries(WEBHOOK_HEADERS).map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+            requestBody: { required: true, content: { 'application/json': { schema } } },
+            responses: { '200': { description: 'Received (any 2xx).' } },
+          },
+        },
+      ];
+    }),
+  );
 }
 
 function successDescription(status: string): string {

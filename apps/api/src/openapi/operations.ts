@@ -18,6 +18,8 @@ export const TAGS = {
   Travels: 'Travels (shipments) with their devices, positions and public tracking code.',
   Reports: 'PDF and Excel reports, their files and the signature validator.',
   Gateways: 'Gateway keys used by ingestion.',
+  Integrations:
+    'API tokens for other systems and signed webhooks (Standard Webhooks) with their delivery log. Managed by enterprise administrators with a session; tokens cannot manage them.',
   Locations: 'Fixed sites, groups of devices and the address geocoder.',
   'Monitor links': 'Read-only live monitor links shared with people without an account.',
   Firmware: 'Firmware versions for devices.',
@@ -111,6 +113,19 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/beacon-device/history/mac/:mac/coverage': 'Coverage of a period: expected and received readings, gaps, lost readings',
     'GET /api/beacon-device/history/mac/:mac': 'Readings of a device in a period (paged)',
     'GET /api/beacon-device/history/mac/:mac/series': 'Readings of a device in a period, as chart series',
+    'GET /api/readings': 'Export readings: pages with a stable cursor, or the whole period as CSV (Accept: text/csv)',
+  },
+  Integrations: {
+    'GET /api/api-tokens': 'The enterprise’s API tokens (never their values)',
+    'POST /api/api-tokens': 'Create an API token (its value is answered this once)',
+    'DELETE /api/api-tokens/:id': 'Revoke an API token at once',
+    'GET /api/webhooks': 'The enterprise’s webhooks',
+    'POST /api/webhooks': 'Create a webhook (its signing secret is answered this once)',
+    'PUT /api/webhooks/:id': 'Change a webhook’s URL, events or description, or enable/disable it',
+    'DELETE /api/webhooks/:id': 'Delete a webhook and its delivery log',
+    'GET /api/webhooks/:id/deliveries': 'The webhook’s newest deliveries with every attempt',
+    'POST /api/webhooks/:id/test': 'Send a webhook.test event to the webhook (one attempt, queued)',
+    'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'Send a finished delivery again (same webhook-id)',
   },
   Alarms: {
     'GET /api/beacon-device/:mac/notifications': 'Alarms of a device',

@@ -5,7 +5,10 @@ import { clientMeta } from '../lib/client-meta';
 import { describeAccess } from '../modules/access-log/actions';
 import type { AppServices } from '../services';
 
-/** Records every authenticated request (P4, M7) through the batching writer. */
+/**
+ * Records every authenticated request (P4, M7) through the batching writer. A request made with an API token is
+ * logged under the administrator who created it, as the token: its id, and its name in the message (ADR 64).
+ */
 async function accessLog(app: FastifyInstance, { services }: { services: AppServices }) {
   app.addHook('onResponse', async (request, reply) => {
     const auth = request.auth;
@@ -25,11 +28,16 @@ async function accessLog(app: FastifyInstance, { services }: { services: AppServ
       method: request.method,
       path,
       status_code: reply.statusCode,
+      api_token_id: auth.apiToken?.id ?? null,
       // What the call did, in pt-BR, for whoever reads the log (M7); method, path and status stay in their columns.
-      message: describeAccess(request.method, route, reply.statusCode),
+      // A token's call says which token made it (ADR 64).
+      message: `${describeAccess(request.method, route, reply.statusCode)}${auth.apiToken ? ` — pelo token de API «${auth.apiToken.name}»` : ''}`,
     });
   });
-  app.addHook('onClose', async () => services.accessLog.flush());
+  app.addHook('onClose', async () => {
+    await services.accessLog.flush();
+    await services.apiTokens.flushUsage();
+  });
 }
 
 export default fp(accessLog, { name: 'access-log' });

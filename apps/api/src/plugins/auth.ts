@@ -1,14 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { can, MSG, SESSION_EXPIRED_CODE, type Permission } from '@sentinela/contract';
+import { API_TOKEN_MESSAGES, can, MSG, Profile, SESSION_EXPIRED_CODE, TOKEN_SCOPES_OF_PERMISSION, type ApiTokenScope, type Permission } from '@sentinela/contract';
 import { AppError, RetryLaterError } from '../lib/errors';
 import { FixedWindowLimiter } from '../realtime/fixed-window';
 import { scopeFor, type TenantScope } from '../lib/tenant-scope';
 import { setAuditActor } from '../lib/audit-context';
 import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
+import { ApiTokenService } from '../modules/api-tokens/service';
+import type { LiveApiToken } from '../modules/api-tokens/repository';
 
-/** Who is asking, once a request is authenticated. */
-export interface AuthContext extends AuthenticatedSession {
+/** The API token a request was made with (X13, ADR 64). */
+export interface ApiTokenIdentity {
+  id: string;
+  name: string;
+  scopes: readonly ApiTokenScope[];
+}
+
+/**
+ * Who is asking, once a request is authenticated: a person's session, or an API token acting for its enterprise
+ * (then `userId` is the administrator who created it, `sessionId` is null and `apiToken` says which token).
+ */
+export interface AuthContext extends Omit<AuthenticatedSession, 'sessionId' | 'expiresAt'> {
+  sessionId: string | null;
+  expiresAt: Date | null;
+  apiToken: ApiTokenIdentity | null;
   scope: TenantScope;
 }
 
@@ -32,6 +47,13 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/** The signed-in person's session: for what only a person does (sign out, change a password), never a token. */
+export function requireSession(request: FastifyRequest): AuthContext & { sessionId: string } {
+  const auth = requireAuth(request);
+  if (auth.sessionId === null) throw new AppError('FORBIDDEN', API_TOKEN_MESSAGES.notForTokens);
+  return auth as AuthContext & { sessionId: string };
+}
+
 /** The tenant scope of an authenticated session. */
 export function scopeOf(session: AuthenticatedSession): TenantScope {
   return scopeFor({ id: session.userId, profileId: session.profileId, enterpriseId: session.enterpriseId });
@@ -44,17 +66,54 @@ function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-async function auth(app: FastifyInstance, opts: { sessions: SessionService; userMaxRequestsPerMinute: number }) {
+/** Whether a token with these scopes may call a route of this permission (the one table: TOKEN_SCOPES_OF_PERMISSION). */
+export function tokenMay(scopes: readonly ApiTokenScope[], permission: Permission): { ok: true } | { ok: false; message: string } {
+  const needed = TOKEN_SCOPES_OF_PERMISSION[permission];
+  if (needed === null) return { ok: false, message: API_TOKEN_MESSAGES.notForTokens };
+  const missing = needed.filter((scope) => !scopes.includes(scope));
+  return missing.length === 0 ? { ok: true } : { ok: false, message: API_TOKEN_MESSAGES.missingScope(missing) };
+}
+
+interface AuthOptions {
+  sessions: SessionService;
+  apiTokens: ApiTokenService;
+  userMaxRequestsPerMinute: number;
+  apiTokenMaxRequestsPerMinute: number;
+}
+
+async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorateRequest('auth', null);
 
   // Per signed-in user (not per address: offices share one), so a user's scripts or a stuck screen spend their
   // own budget and nobody else's. In memory: each API process counts its own share.
   const perUser = new FixedWindowLimiter(opts.userMaxRequestsPerMinute, 60_000);
+  // Per API token, apart from its creator's own budget: an integration's loop never locks its administrator out.
+  const perToken = new FixedWindowLimiter(opts.apiTokenMaxRequestsPerMinute, 60_000);
   const signedIn = (request: FastifyRequest, session: AuthenticatedSession) => {
-    request.auth = { ...session, scope: scopeOf(session) };
+    request.auth = { ...session, apiToken: null, scope: scopeOf(session) };
     // The request's audit-trail entries name this user (ADR 0060).
     setAuditActor({ type: 'user', id: session.userId, name: session.name });
     if (!perUser.take(session.userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perUser.retryAfterSeconds());
+  };
+  // A token acts as an administrator of its enterprise, narrowed by its scopes (ADR 64).
+  const byToken = (request: FastifyRequest, token: LiveApiToken, permission: Permission) => {
+    request.auth = {
+      sessionId: null,
+      expiresAt: null,
+      userId: token.created_by,
+      profileId: Profile.EnterpriseAdmin,
+      enterpriseId: token.enterprise_id,
+      name: token.name,
+      apiToken: { id: token.id, name: token.name, scopes: token.scopes },
+      scope: { kind: 'enterprise', enterpriseId: token.enterprise_id },
+    };
+    // The request's audit-trail entries name the token, not its creator (ADR 0060, ADR 64).
+    setAuditActor({ type: 'api_token', id: token.id, name: token.name });
+    if (!perToken.take(token.id)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perToken.retryAfterSeconds());
+    opts.apiTokens.recordUse(token.id);
+    const allowed = tokenMay(token.scopes, permission);
+    if (!allowed.ok) throw new AppError('FORBIDDEN', allowed.message);
+    if (!can(Profile.EnterpriseAdmin, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
   };
 
   // A route under /api that declares no permission must not start (house rule 3).
@@ -70,12 +129,18 @@ async function auth(app: FastifyInstance, opts: { sessions: SessionService; user
     if (!permission || permission === 'public') return;
     if (permission === 'public-or-signed-in') {
       const token = bearerToken(request);
-      const session = token ? await opts.sessions.authenticate(token) : null;
+      // An API token is no person: such routes answer it as they answer anyone.
+      const session = token && !ApiTokenService.looksLikeToken(token) ? await opts.sessions.authenticate(token) : null;
       if (session) signedIn(request, session);
       return;
     }
     const token = bearerToken(request);
     if (!token) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
+    if (ApiTokenService.looksLikeToken(token)) {
+      const live = await opts.apiTokens.authenticate(token);
+      if (!live) throw new AppError('UNAUTHENTICATED', API_TOKEN_MESSAGES.invalid);
+      return byToken(request, live, permission);
+    }
     const session = await opts.sessions.authenticate(token);
     if (!session) throw new AppError(SESSION_EXPIRED_CODE, MSG.sessionExpired);
     signedIn(request, session);

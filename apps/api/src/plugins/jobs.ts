@@ -19,7 +19,10 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
       .catch((err: unknown) => app.log.error({ err }, 'alarm announcement sweep failed'))
       // Reminders and escalation of open, unacknowledged alarms (ADR 24).
       .then(() => services.alarmReminders.sweep())
-      .catch((err: unknown) => app.log.error({ err }, 'alarm reminder sweep failed'));
+      .catch((err: unknown) => app.log.error({ err }, 'alarm reminder sweep failed'))
+      // Webhook deliveries a stopped process did not queue or finish, and the log's old entries (ADR 66).
+      .then(() => services.webhooks.sweep())
+      .catch((err: unknown) => app.log.error({ err }, 'webhook sweep failed'));
   };
   app.addHook('onReady', async () => {
     await services.reports.prepare();
@@ -45,6 +48,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     clearInterval(sweeper);
     clearInterval(billingTimer);
     await sweeping;
+    await services.webhooks.settled();
     await services.telegram.stop();
     await services.jobs.stop();
     await services.renderPool.close();

@@ -46,6 +46,8 @@ export interface AppEvents {
   'monitor-link.revoked': [{ linkId: string }];
   /** A travel's status, places or devices changed (its live subscribers get the new device cards). */
   'travel.changed': [{ travelId: string }];
+  /** A report's generation finished (generated or failed), after its record committed. */
+  'report.finished': [{ reportId: string }];
   /** Sessions ended before their expiry: one (logout), a user's (deactivation, password reset), an enterprise's. */
   'sessions.ended': [SessionsEndedEvent];
   /**

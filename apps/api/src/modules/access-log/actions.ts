@@ -163,6 +163,19 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'GET /api/firmwares/limits': 'Consultou os limites de envio de firmware',
   'GET /api/firmwares/:id/download': 'Baixou um firmware',
   'POST /api/firmwares': 'Enviou uma versão de firmware',
+
+  // Integrations (X13): readings export, API tokens, webhooks
+  'GET /api/readings': 'Exportou leituras',
+  'GET /api/api-tokens': 'Consultou os tokens de API',
+  'POST /api/api-tokens': 'Criou um token de API',
+  'DELETE /api/api-tokens/:id': 'Revogou um token de API',
+  'GET /api/webhooks': 'Consultou os webhooks',
+  'POST /api/webhooks': 'Cadastrou um webhook',
+  'PUT /api/webhooks/:id': 'Alterou um webhook',
+  'DELETE /api/webhooks/:id': 'Excluiu um webhook',
+  'GET /api/webhooks/:id/deliveries': 'Consultou as entregas de um webhook',
+  'POST /api/webhooks/:id/test': 'Testou um webhook',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'Reenviou uma entrega de webhook',
 };
 
 /** A call refused or failed, by its status: what the administrator needs to know of it. */

@@ -7,17 +7,17 @@ import type { AppServices } from '../../services';
 export const alarmRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.get(
     '/api/beacon-device/:mac/notifications',
-    { schema: { params: MacParam, response: { 200: AlarmNotificationList } }, config: { permission: 'devices:read' } },
+    { schema: { params: MacParam, response: { 200: AlarmNotificationList } }, config: { permission: 'alarms:read' } },
     async (request) => services.alarms.notificationsOfDevice(requireAuth(request).scope, request.params.mac),
   );
 
   app.post(
     '/api/alarms/:id/acknowledge',
-    { schema: { params: IdParam, body: AcknowledgeAlarmBody, response: { 200: AlarmNotification } }, config: { permission: 'devices:read' } },
+    { schema: { params: IdParam, body: AcknowledgeAlarmBody, response: { 200: AlarmNotification } }, config: { permission: 'alarms:acknowledge' } },
     async (request) => {
       const auth = requireAuth(request);
       const { message, password, meaning } = request.body;
-      return services.alarms.acknowledge(auth.scope, request.params.id, { userId: auth.userId, message, password, meaning });
+      return services.alarms.acknowledge(auth.scope, request.params.id, { userId: auth.userId, message, password, meaning, viaApiToken: auth.apiToken !== null });
     },
   );
 };

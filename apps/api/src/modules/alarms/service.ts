@@ -4,10 +4,11 @@ import type { SignatureService } from '../signatures/service';
 import { toSignature } from '../signatures/view';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { conflict, notFound } from '../../lib/errors';
+import { conflict, forbidden, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { AlarmChangedEvent, EventBus } from '../../realtime/event-bus';
 import { findDeviceByMacInScope, findDeviceInScope } from '../devices/repository';
+import { recordAlarmEvents } from '../webhooks/outbox';
 import type { AlarmChanges } from './evaluator';
 import { alarmMessage, alarmTypeName } from './format';
 import {
@@ -25,6 +26,7 @@ import {
 const DEVICE_NOT_FOUND = 'Dispositivo não encontrado.';
 const ALARM_NOT_FOUND = 'Alarme não encontrado.';
 const ALREADY_ACKNOWLEDGED = 'Este alarme já foi reconhecido.';
+const GXP_NEEDS_A_PERSON = 'Em modo GxP, reconhecer um alarme é uma assinatura eletrônica: faça-o com uma sessão, não com um token de API.';
 /** The Alarmes tab shows a device's recent alarms; older ones stay in the database and in reports. */
 const NOTIFICATIONS_LIMIT = 500;
 
@@ -101,6 +103,12 @@ export async function storeAlarmChanges(trx: Db, batch: readonly DeviceAlarmChan
     .map((u) => ({ alarmId: u.id, deviceId: u.device.deviceId, enterpriseId: u.device.enterpriseId, travelId: u.device.travelId, type: u.type, active: false }));
   // An alarm opened and closed within the batch is announced as both.
   for (const a of opened) if (!a.active) closed.push(a);
+  // Webhooks (ADR 66): in this transaction, one statement for the batch, and only when it opened or closed alarms.
+  await recordAlarmEvents(
+    trx,
+    [...opened.map((a) => ({ alarmId: a.alarmId, type: 'alarm.opened' as const })), ...closed.map((a) => ({ alarmId: a.alarmId, type: 'alarm.ended' as const }))],
+    at,
+  );
   return { opened, closed };
 }
 
@@ -129,7 +137,7 @@ export class AlarmService {
   async acknowledge(
     scope: TenantScope,
     alarmId: string,
-    by: { userId: string; message: string; password?: string; meaning?: SignatureMeaning },
+    by: { userId: string; message: string; password?: string; meaning?: SignatureMeaning; viaApiToken?: boolean },
   ): Promise<AlarmNotification> {
     const alarm = await findAlarm(this.db, alarmId);
     // An alarm of a device outside the caller's scope does not exist for the caller.
@@ -139,6 +147,8 @@ export class AlarmService {
     const enterpriseId = device.enterprise?._id ?? null;
     const at = this.clock.now();
     if (await this.compliance.isGxp(enterpriseId)) {
+      // A signature is a person's act (password again): an API token cannot sign, nor try its creator's password.
+      if (by.viaApiToken) throw forbidden(GXP_NEEDS_A_PERSON);
       const signer = await this.signatures.verifySigner(by.userId, by.password, by.meaning);
       await this.db.transaction().execute(async (trx) => {
         const signature = await this.signatures.sign(trx, signer, {
@@ -152,9 +162,14 @@ export class AlarmService {
           },
         });
         if (!(await acknowledgeAlarm(trx, alarmId, { userId: by.userId, message: by.message, at, signatureId: signature._id }))) throw conflict(ALREADY_ACKNOWLEDGED);
+        // Webhooks (ADR 66): announced in the acknowledgement's transaction.
+        await recordAlarmEvents(trx, [{ alarmId, type: 'alarm.acknowledged' }], at);
       });
-    } else if (!(await acknowledgeAlarm(this.db, alarmId, { userId: by.userId, message: by.message, at }))) {
-      throw conflict(ALREADY_ACKNOWLEDGED);
+    } else {
+      await this.db.transaction().execute(async (trx) => {
+        if (!(await acknowledgeAlarm(trx, alarmId, { userId: by.userId, message: by.message, at }))) throw conflict(ALREADY_ACKNOWLEDGED);
+        await recordAlarmEvents(trx, [{ alarmId, type: 'alarm.acknowledged' }], at);
+      });
     }
     const updated = await findAlarm(this.db, alarmId);
     if (!updated) throw notFound(ALARM_NOT_FOUND);
@@ -179,7 +194,7 @@ export class AlarmService {
     const opened = await this.db.transaction().execute(async (trx) => {
       const silent = await lockSilentDevices(trx, now);
       for (const d of silent) enterpriseOf.set(d.id, d.enterprise_id);
-      return insertAlarms(
+      const inserted = await insertAlarms(
         trx,
         silent.map((d) => ({
           deviceId: d.id,
@@ -192,6 +207,9 @@ export class AlarmService {
         })),
         now,
       );
+      // A silence is an alarm (alarm.opened) and, for receivers that only follow silences, device.silent (ADR 66).
+      await recordAlarmEvents(trx, inserted.flatMap((a) => [{ alarmId: a.id, type: 'alarm.opened' as const }, { alarmId: a.id, type: 'device.silent' as const }]), now);
+      return inserted;
     });
     for (const a of opened) {
       this.events.emit('alarm.opened', { alarmId: a.id, deviceId: a.device_id, enterpriseId: enterpriseOf.get(a.device_id) ?? null, travelId: a.travel_id, type: a.type, active: true });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginBody, LoginResponse, MSG, OkResponse, SessionUser, UserClientIdResponse, z } from '@sentinela/contract';
-import { requireAuth } from '../../plugins/auth';
+import { requireAuth, requireSession } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import { AppError, notFound, RetryLaterError } from '../../lib/errors';
 import { FixedWindowLimiter } from '../../realtime/fixed-window';
@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
     '/api/logout',
     { schema: { response: { 200: OkResponse } }, config: { permission: 'profile:own' } },
     async (request) => {
-      await services.sessions.revoke(requireAuth(request).sessionId);
+      await services.sessions.revoke(requireSession(request).sessionId);
       return { success: true as const };
     },
   );

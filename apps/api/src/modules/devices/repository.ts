@@ -74,6 +74,11 @@ export async function findDeviceByMacInScope(db: Db, scope: TenantScope, mac: st
   return row && { device: toDevice(row), num: row.num };
 }
 
+/** The compact numbers (readings' key) and MACs of every device the scope may see, in number order. */
+export async function listDeviceNumsInScope(db: Db, scope: TenantScope): Promise<{ num: number; mac: string }[]> {
+  return devicesInScope(deviceQuery(db), scope).clearSelect().select(['d.num', 'd.mac']).orderBy('d.num').execute();
+}
+
 export async function countReadingsOfDevice(db: Db, deviceNum: number): Promise<number> {
   const row = await db.selectFrom('readings').select((eb) => eb.fn.countAll<number>().as('count')).where('device_num', '=', deviceNum).executeTakeFirstOrThrow();
   return Number(row.count);

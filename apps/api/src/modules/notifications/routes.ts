@@ -56,7 +56,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ services: AppServices }
 
   app.get(
     '/api/alarms/:id/deliveries',
-    { schema: { params: IdParam, response: { 200: AlarmDeliveryList } }, config: { permission: 'devices:read' } },
+    { schema: { params: IdParam, response: { 200: AlarmDeliveryList } }, config: { permission: 'alarms:read' } },
     async (request) => alarmDeliveries.deliveriesOf(requireAuth(request).scope, request.params.id),
   );
 

@@ -11,7 +11,7 @@ import { countOpenAlarms, listOpenAlarms } from './repository';
 export const openAlarmRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.get(
     '/api/alarms/open',
-    { schema: { response: { 200: OpenAlarmList } }, config: { permission: 'devices:read' } },
+    { schema: { response: { 200: OpenAlarmList } }, config: { permission: 'alarms:read' } },
     async (request) => {
       const { scope } = requireAuth(request);
       const [counts, alarms] = await Promise.all([countOpenAlarms(services.db, scope), listOpenAlarms(services.db, scope, OPEN_ALARMS_LIMIT)]);

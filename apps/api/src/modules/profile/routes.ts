@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMessageResponse, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
 import { clientMeta } from '../../lib/client-meta';
-import { requireAuth } from '../../plugins/auth';
+import { requireAuth, requireSession } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
 /** /profile (A7): the signed-in user's own data and password; nobody else's is reachable here. */
@@ -34,7 +34,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       },
     },
     async (request) => {
-      const auth = requireAuth(request);
+      const auth = requireSession(request);
       await profile.changePassword(auth.userId, auth.sessionId, request.body.current_password, request.body.password, clientMeta(request));
       return { success: true as const, message: PROFILE_MESSAGES.passwordChanged };
     },

@@ -6,7 +6,7 @@ import type { AppServices } from '../../services';
 export const historyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   app.get(
     '/api/beacon-device/history/mac/:mac',
-    { schema: { params: MacParam, querystring: HistoryPageQuery, response: { 200: HistoryPage } }, config: { permission: 'devices:read' } },
+    { schema: { params: MacParam, querystring: HistoryPageQuery, response: { 200: HistoryPage } }, config: { permission: 'readings:read' } },
     async (request) => {
       const { page, limit, ...filter } = request.query;
       return services.history.page(requireAuth(request).scope, request.params.mac, filter, page, limit);
@@ -15,7 +15,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.get(
     '/api/beacon-device/history/mac/:mac/series',
-    { schema: { params: MacParam, querystring: SeriesQuery, response: { 200: HistorySeries } }, config: { permission: 'devices:read' } },
+    { schema: { params: MacParam, querystring: SeriesQuery, response: { 200: HistorySeries } }, config: { permission: 'readings:read' } },
     async (request) => {
       const { points, ...filter } = request.query;
       return services.history.series(requireAuth(request).scope, request.params.mac, filter, points);
@@ -25,7 +25,7 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   // ADR 0035: how complete the device's readings are over the same window as the history (value filters ignored).
   app.get(
     '/api/beacon-device/history/mac/:mac/coverage',
-    { schema: { params: MacParam, querystring: HistoryFilter, response: { 200: Coverage } }, config: { permission: 'devices:read' } },
+    { schema: { params: MacParam, querystring: HistoryFilter, response: { 200: Coverage } }, config: { permission: 'readings:read' } },
     async (request) => services.history.coverage(requireAuth(request).scope, request.params.mac, request.query),
   );
 };

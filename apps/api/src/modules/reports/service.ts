@@ -48,7 +48,9 @@ import {
   type ReportRow,
 } from './repository';
 import type { ReportStorage } from './storage';
-import { CONTENT_TYPES, toReport } from './view';
+import { CONTENT_TYPES, downloadPath, toReport } from './view';
+import type { EventBus } from '../../realtime/event-bus';
+import { recordEvents } from '../webhooks/outbox';
 
 export const REPORT_JOB = 'report.generate';
 export const ReportJobPayload = z.object({ reportId: z.uuid() });
@@ -94,6 +96,7 @@ export class ReportService {
     private readonly storage: ReportStorage,
     private readonly signing: SigningSource,
     private readonly log: JobLog,
+    private readonly events: EventBus,
   ) {}
 
   private readonly exportGate = new Semaphore(EXPORTS_AT_ONCE);
@@ -286,15 +289,47 @@ export class ReportService {
       throw error;
     }
     const result = await this.pool.run(task);
-    const recorded = await markGenerated(this.db, report.id, { path: file.relative, size: result.size, sha256: result.sha256 }, this.clock.now());
-    if (!recorded) await this.storage.remove(file.relative);
+    const at = this.clock.now();
+    const recorded = await this.db.transaction().execute(async (trx) => {
+      if (!(await markGenerated(trx, report.id, { path: file.relative, size: result.size, sha256: result.sha256 }, at))) return false;
+      await this.announce(trx, report, { status: 'generated', error: null }, at);
+      return true;
+    });
+    if (!recorded) return this.storage.remove(file.relative);
+    this.events.emit('report.finished', { reportId: report.id });
   }
 
   /** Status 3 with the reason users read; the technical error stays in the log. */
   async recordFailure(reportId: string, error: unknown): Promise<void> {
     const reason = error instanceof ReportGenerationError ? error.message : M.unexpected;
     if (!(error instanceof ReportGenerationError)) this.log.error({ err: error, report: reportId }, 'report generation failed');
-    await markFailed(this.db, reportId, M.failed(reason), this.clock.now());
+    const at = this.clock.now();
+    const failed = await this.db.transaction().execute(async (trx) => {
+      const report = await findReport(trx, reportId);
+      if (!report || report.status !== ReportStatus.Queued) return false;
+      await markFailed(trx, reportId, M.failed(reason), at);
+      await this.announce(trx, report, { status: 'failed', error: M.failed(reason) }, at);
+      return true;
+    });
+    if (failed) this.events.emit('report.finished', { reportId });
+  }
+
+  /** report.ready to the enterprise's webhooks (ADR 66), in the transaction that records the outcome. */
+  private async announce(trx: Db, report: ReportRow, outcome: { status: 'generated' | 'failed'; error: string | null }, at: Date): Promise<void> {
+    if (!report.enterprise_id) return;
+    const data = {
+      report: {
+        _id: report.id,
+        kind: report.kind,
+        type: report.type,
+        status: outcome.status,
+        error: outcome.error,
+        file_url: outcome.status === 'generated' ? `${this.config.publicUrl}${downloadPath(report)}` : null,
+        device: report.device_mac ? { mac: report.device_mac, name: report.device_name ?? report.device_mac } : null,
+        travel_id: report.travel_id,
+      },
+    };
+    await recordEvents(trx, [{ enterpriseId: report.enterprise_id, type: 'report.ready', data }], at);
   }
 
   /** Queues again the reports left waiting without a job (a server died between recording and queueing, or mid-job). */

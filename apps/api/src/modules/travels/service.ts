@@ -1,6 +1,7 @@
 import {
   formatRange,
   Profile,
+  TRAVEL_STATUS_NAMES,
   TRAVEL_TRANSITIONS,
   TravelStatus,
   type CreateTravelBody,
@@ -25,6 +26,7 @@ import type { TenantScope } from '../../lib/tenant-scope';
 import type { EventBus } from '../../realtime/event-bus';
 import type { ClientMeta } from '../auth/session-service';
 import { recordDeviceEvent } from '../device-events/repository';
+import { recordEvents } from '../webhooks/outbox';
 import { newTravelCode, normalizeTravelCode } from './code';
 import { TRAVEL_MESSAGES as M } from './messages';
 import {
@@ -253,12 +255,31 @@ export class TravelService {
         const first = locked.find((d) => busy.has(d.id));
         if (first) throw conflict(M.travelling(first.name));
       }
+      const startedAt = to === TravelStatus.InProgress && !travel.started_at ? now : travel.started_at;
       await updateTravel(trx, id, {
         status: to,
         ...(to === TravelStatus.InProgress && !travel.started_at && { started_at: now }),
         ...(to === TravelStatus.Finished && { finished_at: now }),
         updated_at: now,
       });
+      // Webhooks (ADR 66): announced with the change, in its transaction.
+      if (travel.enterprise_id) {
+        const data = {
+          travel: {
+            _id: travel.id,
+            code: travel.code,
+            origin: travel.origin_address,
+            destination: travel.destiny_address,
+            status: to,
+            status_name: TRAVEL_STATUS_NAMES[to],
+            previous_status: from,
+            previous_status_name: TRAVEL_STATUS_NAMES[from],
+            started_at: startedAt ? startedAt.toISOString() : null,
+            finished_at: to === TravelStatus.Finished ? now.toISOString() : null,
+          },
+        };
+        await recordEvents(trx, [{ enterpriseId: travel.enterprise_id, type: 'travel.status_changed', data }], now);
+      }
     });
     this.events.emit('travel.changed', { travelId: id });
     return this.get(actor.scope, id);
