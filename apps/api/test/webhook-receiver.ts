@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
@@ -11,18 +11,19 @@ export interface ReceivedWebhook {
 
 /**
  * A webhook receiver on 127.0.0.1 (a port of its own), as an integrator runs one: it records every POST and answers
- * what the test scripted — a status per request in order (then `fallback`), or 'hang' to never answer (a timeout).
+ * what the test scripted for its path — a status per request in order (then `fallback`), or 'hang' to never answer
+ * (a timeout). Paths keep tests apart: each test's webhook has its own.
  */
 export async function startWebhookReceiver(options: { fallback?: number } = {}) {
   const received: ReceivedWebhook[] = [];
-  const script: Array<number | 'hang'> = [];
+  const scripts = new Map<string, Array<number | 'hang'>>();
   let fallback = options.fallback ?? 200;
-  const hanging = new Set<import('node:http').ServerResponse>();
+  const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const next = script.shift() ?? fallback;
+      const next = scripts.get(req.url ?? '/')?.shift() ?? fallback;
       const entry: ReceivedWebhook = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered: next === 'hang' ? 0 : next };
       received.push(entry);
       if (next === 'hang') {
@@ -38,9 +39,9 @@ export async function startWebhookReceiver(options: { fallback?: number } = {}) 
   return {
     url: (path = '/hooks') => `http://127.0.0.1:${port}${path}`,
     received,
-    /** The next answers, in order (then the fallback). */
-    answer(...statuses: Array<number | 'hang'>) {
-      script.push(...statuses);
+    /** The next answers to `path`, in order (then the fallback). */
+    answer(path: string, ...statuses: Array<number | 'hang'>) {
+      scripts.set(path, [...(scripts.get(path) ?? []), ...statuses]);
     },
     setFallback(status: number) {
       fallback = status;
