@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -374,6 +376,46 @@ describe('X13 a webhook failing for days', () => {
       expect(enabled.json()).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
     } finally {
       receiver.setFallback(200);
+    }
+  }, 120_000);
+});
+
+describe('X13 the README’s receiver', () => {
+  it('verifies a real delivery with standardwebhooks and refuses a forged one', async () => {
+    const readme = readFileSync(path.join(import.meta.dirname, '../../../README.md'), 'utf8');
+    const code = /A receiver in Node[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code, 'the README has the receiver').toBeDefined();
+    expect(code!.split('\n').length).toBeLessThanOrEqual(30);
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const hook = await createWebhook(aurora, '/unused', ['report.ready']);
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code!], {
+      cwd: import.meta.dirname,
+      env: { ...process.env, PORT: String(port), SENTINELA_WEBHOOK_SECRET: hook.secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const url = `http://127.0.0.1:${port}/sentinela`;
+      await eventually(() => fetch(url, { method: 'POST', body: '{}' }).then((r) => r.status, () => 0), (status) => status !== 0, 30_000);
+      // Forged: no signature, or a signature made with another secret.
+      expect((await fetch(url, { method: 'POST', body: '{"type":"alarm.opened"}' })).status).toBe(401);
+      const put = await ctx.request('PUT', `/api/webhooks/${hook._id}`, aurora, { url });
+      expect(put.statusCode, put.body).toBe(200);
+      expect((await ctx.request('POST', `/api/webhooks/${hook._id}/test`, aurora)).statusCode).toBe(202);
+      const [delivery] = await eventually(() => deliveries(aurora, hook._id), (l) => l[0]?.status === 'succeeded');
+      expect(delivery!.response_code).toBe(204);
+      await eventually(() => output, (text) => text.includes('webhook.test'));
+      expect(output).toContain(`"webhook_id":"${hook._id}"`);
+    } finally {
+      child.kill();
+      await ctx.request('DELETE', `/api/webhooks/${hook._id}`, aurora);
     }
   }, 120_000);
 });
