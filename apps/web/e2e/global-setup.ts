@@ -120,6 +120,8 @@ async function startEnvironment(adminUrl: string): Promise<{ environment: E2eEnv
       DEMO_LIVE: '0',
       LOG_LEVEL: 'warn',
       WEB_DIST: path.join(root, 'apps/web/dist'),
+      // integrations.e2e.ts receives webhooks on a local HTTP server.
+      WEBHOOK_ALLOW_PRIVATE: '1',
       WEB_RUNTIME_CONFIG: JSON.stringify(webRuntimeConfig),
       // The specs sign the same demo users in many times a minute, from one address; the login limit itself
       // (10 a minute) is checked by the API tests.

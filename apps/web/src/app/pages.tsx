@@ -86,6 +86,9 @@ export const GatewaysPage = lazy(() =>
 export const MonitorLinksPage = lazy(() =>
   loadScreen(() => import('../features/monitor-links/components/MonitorLinksPage')).then((module) => ({ default: module.MonitorLinksPage })),
 );
+export const IntegrationsPage = lazy(() =>
+  loadScreen(() => import('../features/integrations/components/IntegrationsPage')).then((module) => ({ default: module.IntegrationsPage })),
+);
 export const PlansAdminPage = lazy(() =>
   loadScreen(() => import('../features/plans-admin/components/PlansAdminPage')).then((module) => ({ default: module.PlansAdminPage })),
 );

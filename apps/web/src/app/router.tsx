@@ -25,6 +25,7 @@ import {
   FirmwarePage,
   GatewaysPage,
   MonitorLinksPage,
+  IntegrationsPage,
   PlansAdminPage,
   MonitorPage,
   LandingPage,
@@ -158,6 +159,10 @@ export const routes: RouteObject[] = [
               {
                 element: <RequirePermission permission="monitor-links:manage" />,
                 children: [{ handle: { title: 'Links de monitoramento' }, path: paths.monitorLinks, element: <MonitorLinksPage /> }],
+              },
+              {
+                element: <RequirePermission permission="integrations:manage" />,
+                children: [{ handle: { title: 'Integrações' }, path: paths.integrations, element: <IntegrationsPage /> }],
               },
               {
                 element: <RequirePermission permission="plans:manage" />,

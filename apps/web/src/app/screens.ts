@@ -29,6 +29,8 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.gateways, label: 'Gateways', permission: 'gateways:manage' },
   // Not in the documents' menus: read-only links for the wall displays of a control room (ADR 26).
   { path: paths.monitorLinks, label: 'Links de monitoramento', permission: 'monitor-links:manage' },
+  // Not in the documents' menus: API tokens and webhooks for other systems (X13).
+  { path: paths.integrations, label: 'Integrações', permission: 'integrations:manage' },
   // Not in the documents' side menu, which never linked /financial: before Relatórios, for administrators (ADR 30).
   { path: paths.financial, label: 'Financeiro', permission: 'financial:read' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },

@@ -45,6 +45,8 @@ export const paths = {
   plansAdmin: '/admin/plans',
   /** Not in the documents: the audit trail (X11, ADR 0060), filtered by its query (entity, entity_id, actor, from, to). */
   auditTrail: '/audit-trail',
+  /** Not in the documents: API tokens and webhooks of an enterprise (X13, ADRs 64–66). */
+  integrations: '/integrations',
 } as const;
 
 /** A path with its query string; empty and undefined values are left out. */

@@ -253,7 +253,8 @@ export class WebhookService {
         status: outcome.status,
         durationMs: outcome.durationMs,
         error: outcome.error,
-        manual: !delivery.retry_on_failure,
+        // Asked for with "Reenviar": a single attempt after the first (a test's first attempt is not one).
+        manual: !delivery.retry_on_failure && delivery.attempts > 1,
         next: ok ? { status: 'succeeded' } : retry ? { status: 'pending', at: new Date(now.getTime() + delay * 1000) } : { status: 'failed' },
       });
       if (ok) return markSucceeded(trx, delivery.webhook_id, now);

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Tabs.css';
 import { List, Stack, Tabs, Text } from '@mantine/core';
 import type { GatewayConnection } from '@sentinela/contract';
 import { httpExample, mqttExample, ruuviHttpExample, ruuviTopicPrefix } from '../instructions';
-import { CopyableBlock } from './CopyableBlock';
+import { CopyableBlock } from '../../../components/CopyableBlock';
 
 /** Where the key goes when the page explains without one (the key itself is shown only once, at creation). */
 export const KEY_PLACEHOLDER = '<chave do gateway>';

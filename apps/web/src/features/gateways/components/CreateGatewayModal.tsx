@@ -8,7 +8,7 @@ import { FormModal } from '../../../components/FormModal';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateGateway, useGatewayConnection } from '../api/gateways';
 import { ConnectionInstructions } from './ConnectionInstructions';
-import { CopyableBlock } from './CopyableBlock';
+import { CopyableBlock } from '../../../components/CopyableBlock';
 
 interface CreateGatewayModalProps {
   opened: boolean;
