@@ -274,6 +274,7 @@ export class WebhookService {
   // --- helpers ---
 
   private async sendJobs(taken: readonly { id: string; attempt: number }[]): Promise<void> {
+    if (taken.length === 0) return;
     await this.jobs.sendMany(WEBHOOK_DELIVER_JOB, taken.map((t) => ({ data: { deliveryId: t.id, attempt: t.attempt }, key: `webhook:${t.id}:${t.attempt}` })));
   }
 
