@@ -166,6 +166,15 @@ describe('X13 a token at work', () => {
     const log = await ctx.request('GET', `/api/access-log?user_id=${await userId(ctx, 'aurora.adm')}`, aurora);
     expect((log.json() as { message: string }[]).map((e) => e.message)).toContain('Reconheceu um alarme — pelo token de API «ERP alarms:write»');
     expect(logged[0]!.user_id).toBe(await userId(ctx, 'aurora.adm'));
+    // The audit trail names the token as the actor of the change, not its creator (ADR 0060).
+    const entries = await ctx.db
+      .selectFrom('audit_trail')
+      .select(['actor_type', 'actor_id', 'actor_name', 'action'])
+      .where('entity', '=', 'alarm')
+      .where('entity_id', '=', alarm.id)
+      .where('action', '=', 'update')
+      .execute();
+    expect(entries).toEqual([{ actor_type: 'api_token', actor_id: writer._id, actor_name: 'ERP alarms:write', action: 'update' }]);
   });
 
   it('writes travels with travels:write only', async () => {
@@ -201,7 +210,7 @@ describe('X13 a token at work', () => {
 });
 
 describe('X13 a token stops', () => {
-  it('at once when revoked (another enterprise cannot revoke it)', async () => {
+  it('at once when revoked (another enterprise cannot revoke it), recorded in the audit trail', async () => {
     const { _id, token } = await createToken(aurora, ['devices:read']);
     expect((await ctx.request('DELETE', `/api/api-tokens/${_id}`, vida)).statusCode).toBe(404);
     expect((await ctx.request('GET', '/api/beacon-device/all', token)).statusCode).toBe(200);
@@ -212,6 +221,9 @@ describe('X13 a token stops', () => {
     expect(after.json().error).toBe('Token de API inválido, expirado ou revogado.');
     expect(((await ctx.request('GET', '/api/api-tokens', aurora)).json() as ApiToken[]).find((t) => t._id === _id)!.status).toBe('revoked');
     expect((await ctx.request('DELETE', '/api/api-tokens/not-an-id', aurora)).statusCode).toBe(400);
+    const trail = await ctx.db.selectFrom('audit_trail').select(['action', 'actor_type', 'after']).where('entity', '=', 'api_token').where('entity_id', '=', _id).orderBy('seq').execute();
+    expect(trail.map((e) => [e.action, e.actor_type])).toEqual([['create', 'user'], ['update', 'user']]);
+    expect(JSON.stringify(trail)).not.toContain(token.slice(4, 20));
   });
 
   it('when it expires, with no sliding window', async () => {

@@ -60,6 +60,9 @@ export const TOKEN_SCOPES_OF_PERMISSION: Record<Permission, readonly ApiTokenSco
   'firmware:manage': null,
   'plans:manage': null,
   'integrations:manage': null,
+  // The audit trail and GxP mode are for inspectors and administrators at the screen (ADRs 60–62).
+  'audit-trail:read': null,
+  'enterprise:compliance': null,
 };
 
 /**

@@ -11,6 +11,8 @@ import { sql, type Kysely } from 'kysely';
  *   body is kept as the exact text that is signed and sent on every attempt. queued_at: handed to the job queue.
  *   retry_on_failure: false for a test or a redelivery, which are one attempt each.
  * - webhook_attempts: every attempt with its answer, for the delivery log.
+ * Tokens and webhooks are audited (ADR 0060): who made, changed, revoked them; never the token hash or the secret, nor
+ * the bookkeeping that moves on every use (last use, failing streak).
  */
 const statements = [
   `CREATE TABLE api_tokens (
@@ -79,6 +81,9 @@ const statements = [
      manual boolean NOT NULL DEFAULT false
    )`,
   `CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, attempt)`,
+
+  `SELECT audit_attach('api_tokens', 'api_token', 'enterprise_id', 'id', '{last_used_at}', '{token_hash}')`,
+  `SELECT audit_attach('webhooks', 'webhook', 'enterprise_id', 'id', '{failing_since,last_success_at,updated_at}', '{secret}')`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -13,6 +13,7 @@ import {
   type WebhookDelivery,
 } from '@sentinela/contract';
 import type { AppConfig } from '../../config/config';
+import { asSystem } from '../../lib/audit-context';
 import type { Db } from '../../db/database';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
 import type { Clock } from '../../lib/clock';
@@ -172,10 +173,13 @@ export class WebhookService {
   relaySoon(): void {
     if (this.relayScheduled) return;
     this.relayScheduled = true;
-    setImmediate(() => {
-      this.relayScheduled = false;
-      this.relaying = this.relaying.then(() => this.relay()).catch((err: unknown) => this.log.error({ err }, 'webhook deliveries not queued; the sweep queues them'));
-    });
+    // As the system, not as the request whose commit woke the relay (ADR 0060).
+    setImmediate(() =>
+      asSystem('webhooks', () => {
+        this.relayScheduled = false;
+        this.relaying = this.relaying.then(() => this.relay()).catch((err: unknown) => this.log.error({ err }, 'webhook deliveries not queued; the sweep queues them'));
+      }),
+    );
   }
 
   /** Hands every unqueued delivery to the job queue (one statement per thousand). Returns how many. */

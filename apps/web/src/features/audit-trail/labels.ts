@@ -24,6 +24,8 @@ export const ENTITY_LABELS: Record<string, string> = {
   electronic_signature: 'Assinatura eletrônica',
   readings: 'Leituras',
   calibration: 'Calibração',
+  api_token: 'Token de API',
+  webhook: 'Webhook',
 };
 
 export const ACTION_LABELS: Record<string, string> = {
@@ -121,6 +123,13 @@ const FIELD_LABELS: Record<string, string> = {
   error: 'Erro',
   file_path: 'Arquivo',
   key_prefix: 'Início da chave',
+  scopes: 'Escopos',
+  token_prefix: 'Início do token',
+  url: 'URL',
+  events: 'Eventos',
+  enabled: 'Ativo',
+  disabled_reason: 'Motivo da desativação',
+  description: 'Descrição',
 };
 
 export const fieldLabel = (key: string) => FIELD_LABELS[key] ?? key;
