@@ -284,7 +284,10 @@ describe('X13 delivery: retries, log, redelivery, test', () => {
     for (let n = 1; n <= WEBHOOK_RETRY_DELAYS_SECONDS.length; n++) {
       const delay = WEBHOOK_RETRY_DELAYS_SECONDS[n - 1]!;
       expect(delivery!.status).toBe('pending');
-      expect(Date.parse(delivery!.next_attempt_at!) - Date.parse(delivery!.last_attempt_at!)).toBe(delay * 1000);
+      // The queue's own job for the 5 s retry runs on the real clock and may already hold attempt 2 (its due time is
+      // then the attempt's lease): the due time is the schedule's while no attempt is in flight.
+      if (delivery!.attempt === delivery!.attempts.length) expect(Date.parse(delivery!.next_attempt_at!) - Date.parse(delivery!.last_attempt_at!)).toBe(delay * 1000);
+      else expect(n).toBe(1);
       // The queue holds the next attempt back by the same delay (pg-boss start_after).
       const { rows: [job] } = await sql<{ start_after: Date; created_on: Date }>`
         SELECT start_after, created_on FROM pgboss.job WHERE singleton_key = ${`webhook:${delivery!._id}:${n + 1}`}`.execute(ctx.db);

@@ -25,7 +25,7 @@ import * as devicesFillfactor from './migrations/2026-11-26T2000-devices-fillfac
 import * as readingRollups from './migrations/2026-11-26T2100-reading-rollups';
 import * as auditTrail from './migrations/2026-11-28T0700-audit-trail';
 import * as accountChangeReports from './migrations/2026-11-28T0716-account-change-reports';
-import * as integrations from './migrations/2026-11-28T0938-integrations';
+import * as integrations from './migrations/2026-11-28T1045-integrations';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -57,7 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T2100-reading-rollups': readingRollups,
   '2026-11-28T0700-audit-trail': auditTrail,
   '2026-11-28T0716-account-change-reports': accountChangeReports,
-  '2026-11-28T0938-integrations': integrations,
+  '2026-11-28T1045-integrations': integrations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -21,7 +21,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { EventBus } from '../../realtime/event-bus';
 import { adminEmails } from '../billing/repository';
-import { composeMail } from '../mail/compose';
+import { composeMail, mailText, quoted } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import { endpointAllowed } from '../push/endpoint-guard';
 import { postSigned } from './outgoing-post';
@@ -304,12 +304,13 @@ export class WebhookService {
       await this.mail.send(
         composeMail({
           to,
-          subject: 'Webhook desativado no Sentinela',
+          subject: mailText`Webhook desativado no Sentinela`,
           paragraphs: [
-            `O webhook ${url} foi desativado: as entregas falharam por ${WEBHOOK_DISABLE_AFTER_DAYS} dias sem nenhum sucesso.`,
-            'Corrija o destino e ative o webhook de novo em Integrações; as entregas que falharam podem ser reenviadas pelo registro de entregas.',
+            // The address is the administrator's words: quoted like every name (ADR 59).
+            mailText`O webhook ${quoted(url)} foi desativado: as entregas falharam por ${WEBHOOK_DISABLE_AFTER_DAYS} dias sem nenhum sucesso.`,
+            mailText`Corrija o destino e ative o webhook de novo em Integrações; as entregas que falharam podem ser reenviadas pelo registro de entregas.`,
           ],
-          action: { label: 'Abrir Integrações', url: link },
+          action: { label: mailText`Abrir Integrações`, url: link },
         }),
       );
     }
