@@ -8,12 +8,16 @@
 //   abuser  (forked by run) the ordinary user uploads two inflating spreadsheets at a time, each again a second after
 //           its answer (--upload-pause ms; 0 sends them back to back, as fast as the connection takes them); floods
 //           the live channel with subscribe messages from many sockets, reconnecting when cut off; and its gateway
-//           publishes poison over MQTT (--attacks: any of uploads,flood,poison). It runs at the lowest CPU priority: an
+//           publishes poison over MQTT (--attacks: any of uploads,flood,poison,gateway-flood). gateway-flood (issue 21):
+//           four MQTT connections of the abusive enterprise's gateway key each publish ~1 MB batches (5,000 readings)
+//           back to back, the next one as soon as the last is acknowledged. It runs at the lowest CPU priority: an
 //           abuser would be on another machine, so only what its traffic costs the server should count here.
 // The victim, measured on schedule after 5 s of warm-up (open loop: a request sent into a stall counts its whole
-// wait): HTTP ingestion (a batch of 100 readings every 50 ms), MQTT QoS 1 (one reading per message, 100 a second, its
-// own connection) and GET /api/health every 100 ms. After the run, scripts/bench.mjs counts the victim's stored readings against the
-// acknowledged ones (nothing acknowledged may be missing).
+// wait), from its own address (127.0.0.2; the abuser is 127.0.0.1): HTTP ingestion (a batch of 100 readings every
+// 50 ms), MQTT QoS 1 (one reading per message, 100 a second, its own connection), its API as its administrator sees
+// it (GET /api/beacon-device/all, its 200 devices, every 100 ms) and GET /api/health every 100 ms. After the run,
+// scripts/bench.mjs counts the victim's stored readings against the acknowledged ones (nothing acknowledged may be
+// missing).
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import mqtt from 'mqtt';
 import { io as connectClient, type Socket } from 'socket.io-client';
-import { Profile, TravelStatus } from '@sentinela/contract';
+import { CLIENT_VERSION, Profile, TravelStatus } from '@sentinela/contract';
 import { openDatabase } from '../apps/api/src/db/database';
 import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { sha256 } from '../apps/api/src/lib/tokens';
@@ -53,13 +57,19 @@ const HTTP_BATCH = 100;
 const HTTP_EVERY_MS = 50;
 const MQTT_PER_SECOND = 100;
 const HEALTH_EVERY_MS = 100;
+const API_EVERY_MS = 100;
+/** The victim's client address (a loopback alias: Linux routes the whole 127/8 to lo). */
+const VICTIM_ADDRESS = '127.0.0.2';
+/** gateway-flood: connections of the abuser's key, and readings per message (~1 MB of JSON each). */
+const FLOOD_CONNECTIONS = 4;
+const FLOOD_BATCH = 5000;
 /** Unmeasured load before the baseline. */
 const WARMUP_MS = 5_000;
 /** A request that has not answered after this long counts as failed (and its wait as this long). */
 const GIVE_UP_MS = 30_000;
 
 export interface AbuseSetup {
-  victim: { key: string; macs: string[] };
+  victim: { key: string; macs: string[]; token: string };
   abuser: { token: string; travelId: string; key: string; mac: string };
 }
 
@@ -78,6 +88,13 @@ async function setup() {
   const macs = Array.from({ length: VICTIM_DEVICES }, (_, i) => generatedMac(i));
   await db.insertInto('devices').values(macs.map((mac, i) => ({ ...limits, mac, name: `Câmara ${i}`, enterprise_id: victim.id }))).execute();
   const victimKey = await gatewayKey(victim.id, 'Gateway da vítima');
+  // The victim's administrator, signed in: its API calls are timed beside its ingestion.
+  const victimAdmin = await db
+    .insertInto('users')
+    .values({ name: 'Administradora da vítima', username: 'vitima.adm', email: 'vitima@bench.example', phone: null, password_hash: '-', profile_id: Profile.EnterpriseAdmin, enterprise_id: victim.id, telegram_chat_id: null, verified: true, is_owner: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const victimToken = randomBytes(32).toString('base64url');
 
   const abusive = await db.insertInto('enterprises').values({ name: 'Abusiva Ltda', email: null }).returning('id').executeTakeFirstOrThrow();
   // An ordinary user (profile Usuário), signed in: a session is written directly, as the server stores it (hashed).
@@ -88,10 +105,12 @@ async function setup() {
     .executeTakeFirstOrThrow();
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  await db
-    .insertInto('sessions')
-    .values({ token_hash: sha256(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + 6 * 3_600_000), revoked_at: null, client: 'bench', client_version: null, client_os: null, ip: null })
-    .execute();
+  for (const [userId, sessionToken] of [[user.id, token], [victimAdmin.id, victimToken]] as const) {
+    await db
+      .insertInto('sessions')
+      .values({ token_hash: sha256(sessionToken), user_id: userId, created_at: now, expires_at: new Date(now.getTime() + 6 * 3_600_000), revoked_at: null, client: 'bench', client_version: null, client_os: null, ip: null })
+      .execute();
+  }
   const abuserMac = generatedMac(VICTIM_DEVICES);
   const device = await db.insertInto('devices').values({ ...limits, mac: abuserMac, name: 'Baú abusivo', enterprise_id: abusive.id }).returning('id').executeTakeFirstOrThrow();
   await db.insertInto('device_users').values({ user_id: user.id, device_id: device.id }).execute();
@@ -108,7 +127,7 @@ async function setup() {
   const abuserKey = await gatewayKey(abusive.id, 'Gateway abusivo');
   await sql`ANALYZE`.execute(db);
   await database.close();
-  const file: AbuseSetup = { victim: { key: victimKey, macs }, abuser: { token, travelId: travel.id, key: abuserKey, mac: abuserMac } };
+  const file: AbuseSetup = { victim: { key: victimKey, macs, token: victimToken }, abuser: { token, travelId: travel.id, key: abuserKey, mac: abuserMac } };
   writeFileSync(args.out!, JSON.stringify(file));
   console.log(JSON.stringify({ victimDevices: macs.length }));
 }
@@ -180,9 +199,11 @@ async function run() {
     return { mac: file.victim.macs[device]!, ts: new Date(ms).toISOString(), ...valuesAt(device, 5, ms, n) };
   };
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // The victim's own address: per-address limits (connections, logins) are the abuser's, not its.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, localAddress: VICTIM_ADDRESS } as http.AgentOptions);
   const ingest: Sample[] = [];
   const health: Sample[] = [];
+  const api: Sample[] = [];
   const mqttAcks: Sample[] = [];
   let httpAccepted = 0;
   let httpRejected = 0;
@@ -213,6 +234,12 @@ async function run() {
     const at = since();
     const res = await request(`${url}/api/health`, { method: 'GET' }, agent);
     health.push({ at, ms: since() - at, ok: res.status === 200 });
+  });
+  const victimSession = { authorization: `Bearer ${file.victim.token}`, client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
+  every(API_EVERY_MS, async () => {
+    const at = since();
+    const res = await request(`${url}/api/beacon-device/all`, { method: 'GET', headers: victimSession }, agent);
+    api.push({ at, ms: since() - at, ok: res.status === 200 });
   });
 
   // MQTT: the victim's own gateway connection; a disconnect of it would be the abuser's doing.
@@ -263,9 +290,11 @@ async function run() {
       ingest: { baseline: figures(ingest, 0, baselineMs), abuse: figures(ingest, baselineMs, totalMs) },
       mqtt: { baseline: figures(mqttAcks, 0, baselineMs), abuse: figures(mqttAcks, baselineMs, totalMs), disconnects: mqttDisconnects },
       health: { baseline: figures(health, 0, baselineMs), abuse: figures(health, baselineMs, totalMs) },
+      api: { baseline: figures(api, 0, baselineMs), abuse: figures(api, baselineMs, totalMs) },
       acknowledged: httpAccepted + mqttAcked,
       httpRejected,
       victimMacs: file.victim.macs,
+      abuserMac: file.abuser.mac,
       attack,
     }),
   );
@@ -287,8 +316,8 @@ async function abuse() {
   // Two inflating spreadsheets at a time, again and again, whatever the server answers: 5 MB files of 350,000 rows
   // (94 MB inflated), one honest about its sizes and one whose zip headers lie about them (only the reader threads,
   // counting while they inflate, can stop that one).
-  const honest = await inflatingSpreadsheet({ rows: 350_000 });
-  const lying = await inflatingSpreadsheet({ rows: 350_000, declaredSheetBytes: 10_000 });
+  const honest = attacks.has('uploads') ? await inflatingSpreadsheet({ rows: 350_000 }) : Buffer.alloc(0);
+  const lying = attacks.has('uploads') ? await inflatingSpreadsheet({ rows: 350_000, declaredSheetBytes: 10_000 }) : Buffer.alloc(0);
   const uploads: Record<string, number> = {};
   // Each upload is sent again this long after its answer (0: back to back, a network-level flood of 5 MB bodies).
   const uploadPauseMs = Number(args['upload-pause']);
@@ -342,15 +371,45 @@ async function abuse() {
     }
   };
 
+  // gateway-flood: ~1 MB batches of the abusive gateway's one device, back to back on each connection (QoS 1: the next
+  // as soon as the last is acknowledged), instants never repeated so none is a cheap duplicate.
+  const gatewayFlood = { messages: 0, acknowledged: 0, bytes: 0, disconnects: 0 };
+  let floodCursor = 0;
+  const floodStartMs = Date.now() - 12 * 3_600_000;
+  const floodBatch = () => {
+    const first = floodCursor;
+    floodCursor += FLOOD_BATCH;
+    const readings = Array.from({ length: FLOOD_BATCH }, (_, j) => {
+      const ms = floodStartMs + (first + j) * 5;
+      return { mac: file.abuser.mac, ts: new Date(ms).toISOString(), temperature: 4.25 + (j % 7) / 8, humidity: 61.5, battery: 87, lat: -23.550520 + j / 1e6, lng: -46.633308 - j / 1e6, seq: (first + j) % 65536 };
+    });
+    return JSON.stringify({ readings });
+  };
+  const floodConnection = async (n: number) => {
+    const client = await mqtt.connectAsync(args['mqtt-url']!, { clientId: `abusivo-flood-${n}`, username: 'abusivo', password: file.abuser.key, reconnectPeriod: 500, clean: true });
+    client.on('close', () => {
+      if (going()) gatewayFlood.disconnects++;
+    });
+    while (going()) {
+      const payload = floodBatch();
+      gatewayFlood.messages++;
+      gatewayFlood.bytes += payload.length;
+      const acked = await within(client.publishAsync(`devices/${file.abuser.mac}/readings`, payload, { qos: 1 }).then(() => true, () => false), GIVE_UP_MS, false);
+      if (acked) gatewayFlood.acknowledged++;
+    }
+    await client.endAsync(true);
+  };
+
   const attack = Promise.all([
     attacks.has('uploads') ? Promise.all([uploader(honest), uploader(lying)]) : null,
     attacks.has('flood') ? Promise.all(Array.from({ length: Number(args.sockets) }, flooder)) : null,
     !attacks.has('poison') ? null : runPoisonGateway({ mqttUrl: args['mqtt-url']!, username: 'abusivo', password: file.abuser.key, clientId: 'abusivo-1', mac: file.abuser.mac, durationMs: endAt - performance.now(), ratePerSecond: 200 }),
+    attacks.has('gateway-flood') ? Promise.all(Array.from({ length: FLOOD_CONNECTIONS }, (_, n) => floodConnection(n))) : null,
   ]);
   // Requests still waiting on a stalled server are given up, so the figures of what was sent are never lost.
   const poison = await within<PoisonGatewayResult | 'não terminou' | null>(attack.then(([, , result]) => result), endAt - performance.now() + GIVE_UP_MS, 'não terminou');
   agent.destroy();
-  console.log(JSON.stringify({ uploads, subscribesSent, socketDisconnects, socketsRefused, poison }));
+  console.log(JSON.stringify({ uploads, subscribesSent, socketDisconnects, socketsRefused, poison, gatewayFlood: attacks.has('gateway-flood') ? gatewayFlood : null }));
 }
 
 const phases: Record<string, () => Promise<void>> = { setup, run, abuser: abuse };

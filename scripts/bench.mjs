@@ -30,13 +30,17 @@
 // group (--mqtt-subscribers sessions each, 16), gateways publishing --mqtt-rate messages a second (5,000); prints
 // the broker's PUBACK p99, readings stored per second, and checks every acknowledged reading was stored, each
 // message delivered to one server only. --only mqtt-cluster runs it alone.
+// Then gateway-flood (bench/abuse.ts with --attacks gateway-flood, issue 21 point 4): four MQTT connections of one
+// enterprise's gateway key send ~1 MB batches back to back for --flood-seconds (20) while another enterprise ingests
+// over HTTP and MQTT and calls its API: that enterprise's p50/p99 and its refused requests (target: p99 < 500 ms,
+// none refused), the flooding gateway's stored and throttled figures.
 // Then what a person waits for (bench/ux.ts, issue 27 item 9): in Chromium, the median of --ux-runs (5) cold
 // contexts from pressing Entrar to the first device of Meus Dispositivos, and of a cold /directions to its first
 // row, against a server with the demo data; and where the time goes (the sign-in, the code, the API calls in series).
 // Then alarm latency (bench/alarm-latency.ts, issue 27 item 6): while HTTP ingestion runs at full speed, probe devices
 // of another enterprise go out of range one by one (--alarm-probes 200, --alarm-rate 2 a second); from each reading's
 // POST to the local SMTP server and the local Telegram Bot API receiving its alarm, p50/p99/max.
-// --only ingest|history|realtime|reports|abuse|web|ux|alarms runs one of the eight.
+// --only ingest|history|realtime|reports|abuse|gateway-flood|web|ux|alarms runs one of the nine.
 // --soak (alone, never in the default set; issue 27 item 5): --soak-minutes (60) at 2,000 readings a second through
 // HTTP ingestion to 2,000 travels followed by 1,000 live clients, alarms opening and ending (every 600 readings of a
 // travel, 10 run hot), the server's real jobs on. Every 10 s the server's resident memory and its event-loop delay
@@ -93,6 +97,7 @@ const { values: args } = parseArgs({
     'alarm-rate': { type: 'string', default: '2' },
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '60' },
+    'flood-seconds': { type: 'string' },
   },
 });
 const seconds = args.duration ?? (args.quick ? '10' : '60');
@@ -181,7 +186,8 @@ try {
     const queue = await runScript('bench/report-queue.ts', args.quick ? ['--reports', '20'] : [], { DATABASE_URL: postgres.url });
     if (render !== 0 || queue !== 0) process.exitCode = 1;
   }
-  if (selected('abuse')) await abuseBenchmark();
+  if (selected('abuse')) await abuseBenchmark('abuse');
+  if (selected('gateway-flood')) await abuseBenchmark('gateway-flood');
   if (selected('web')) webSizes();
   if (selected('ux')) await uxBenchmark();
   if (selected('alarms')) await alarmLatencyBenchmark();
@@ -502,16 +508,22 @@ function abusePhase(name, phaseArgs) {
   });
 }
 
-async function abuseBenchmark() {
+/**
+ * An abuse scenario (bench/abuse.ts): `abuse` (issue 9: uploads, socket flood, poison; --abuse-attacks) or
+ * `gateway-flood` (issue 21: four MQTT connections of one enterprise's gateway key sending ~1 MB batches).
+ */
+async function abuseBenchmark(scenario) {
+  const flood = scenario === 'gateway-flood';
+  const dbName = flood ? 'sentinela_gateway_flood' : 'sentinela_abuse';
   const admin = new pg.Client({ connectionString: postgres.url });
   await admin.connect();
-  await admin.query('CREATE DATABASE sentinela_abuse');
+  await admin.query(`CREATE DATABASE ${dbName}`);
   const version = (await admin.query('SHOW server_version')).rows[0].server_version;
   await admin.end();
   const u = new URL(postgres.url);
-  u.pathname = '/sentinela_abuse';
+  u.pathname = `/${dbName}`;
   const dbUrl = u.toString();
-  const setupFile = path.join(outDir, 'abuse-setup.json');
+  const setupFile = path.join(outDir, `${scenario}-setup.json`);
   await abusePhase('setup', ['--db', dbUrl, '--out', setupFile]);
 
   // The production defaults of every limit: the abuser is an ordinary user, not a load generator.
@@ -533,9 +545,10 @@ async function abuseBenchmark() {
   const baseUrl = `http://127.0.0.1:${httpPort}`;
   await waitForHealth(baseUrl, child);
   const loadBefore = Number(loadavg()[0].toFixed(2));
+  const duration = flood ? (args['flood-seconds'] ?? '20') : (args['abuse-seconds'] ?? (args.quick ? '20' : '60'));
   const result = await abusePhase('run', [
     '--url', baseUrl, '--mqtt-url', `mqtt://127.0.0.1:${mqttPort}`, '--setup', setupFile,
-    '--attacks', args['abuse-attacks'], '--upload-pause', args['abuse-upload-pause'], '--baseline', args.quick ? '10' : '15', '--duration', args['abuse-seconds'] ?? (args.quick ? '20' : '60'),
+    '--attacks', flood ? 'gateway-flood' : args['abuse-attacks'], '--upload-pause', args['abuse-upload-pause'], '--baseline', args.quick || flood ? '10' : '15', '--duration', duration,
   ]);
   const loadAfter = Number(loadavg()[0].toFixed(2));
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -543,27 +556,38 @@ async function abuseBenchmark() {
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   const stored = Number((await db.query('SELECT count(*) FROM readings r JOIN devices d ON d.num = r.device_num WHERE d.mac = ANY($1)', [result.victimMacs])).rows[0].count);
+  // The flooding gateway: readings it got stored, and its messages acknowledged as throttled (ADR 52).
+  const abuserStored = Number((await db.query('SELECT count(*) FROM readings r JOIN devices d ON d.num = r.device_num WHERE d.mac = $1', [result.abuserMac])).rows[0].count);
+  const throttled = Number((await db.query("SELECT coalesce(sum(count), 0) AS n FROM ingest_rejections WHERE reason = 'throttled'")).rows[0].n);
   await db.end();
   delete result.victimMacs;
   const missing = Math.max(0, result.acknowledged - stored);
-  const summary = { date: new Date().toISOString(), machine: { cores: cpus().length, model: cpuModel }, postgres: version, loadAverage: [loadBefore, loadAfter], uploadPauseMs: Number(args['abuse-upload-pause']), stored, missing, ...result };
-  writeFileSync(path.join(outDir, 'abuse.json'), JSON.stringify(summary, null, 2));
+  // Every refused request of the victim while the abuse lasted (ingestion, API, health; MQTT messages not acknowledged).
+  const refused = result.ingest.abuse.failed + result.mqtt.abuse.failed + result.api.abuse.failed + result.health.abuse.failed;
+  const summary = { date: new Date().toISOString(), scenario, machine: { cores: cpus().length, model: cpuModel }, postgres: version, loadAverage: [loadBefore, loadAfter], uploadPauseMs: Number(args['abuse-upload-pause']), stored, missing, refused, abuserStored, throttled, ...result };
+  writeFileSync(path.join(outDir, `${scenario}.json`), JSON.stringify(summary, null, 2));
 
   const ok = (cond) => (cond ? 'ok' : 'ACIMA DA META');
-  const row = (label, f) => `| ${label} | p50 ${f.baseline.p50} ms, p99 ${f.baseline.p99} ms (${f.baseline.count}) | p50 ${f.abuse.p50} ms, p99 ${f.abuse.p99} ms, máx. ${f.abuse.max} ms, ${f.abuse.failed} falhas (${f.abuse.count}) (${ok(f.abuse.p99 < 500 && f.abuse.failed === 0)}) | p99 < 500 ms |`;
+  const row = (label, f) => `| ${label} | p50 ${f.baseline.p50} ms, p99 ${f.baseline.p99} ms (${f.baseline.count}) | p50 ${f.abuse.p50} ms, p99 ${f.abuse.p99} ms, máx. ${f.abuse.max} ms, ${f.abuse.failed} falhas (${f.abuse.count}) (${ok(f.abuse.p99 < 500 && f.abuse.failed === 0)}) | p99 < 500 ms, 0 falhas |`;
   const a = result.attack;
+  const attackRows = flood
+    ? `| Abuso: 4 conexões MQTT da chave de um gateway, lotes de ~1 MB (5.000 leituras) um após o outro | ${a.gatewayFlood.messages} mensagens (${(a.gatewayFlood.bytes / 1e6).toFixed(0)} MB), ${a.gatewayFlood.acknowledged} confirmadas, ${a.gatewayFlood.disconnects} desconexões | ${abuserStored.toLocaleString('pt-BR')} leituras gravadas, ${throttled} mensagens descartadas pela cota (throttled) | — |`
+    : `| Abuso: envios de planilha, 2 ao mesmo tempo, pausa de ${args['abuse-upload-pause']} ms (status → quantos) | ${JSON.stringify(a.uploads)} | — | — |
+| Abuso: mensagens subscribe / sockets cortados / recusados | ${a.subscribesSent?.toLocaleString('pt-BR')} / ${a.socketDisconnects} / ${a.socketsRefused} | — | — |
+| Abuso: veneno MQTT | ${JSON.stringify(a.poison)} | — | — |`;
   console.log(`
-| Vítima (outra empresa), ${result.baselineSeconds} s sozinha, depois ${result.abuseSeconds} s sob abuso | Sozinha | Sob abuso | Meta |
+| Vítima (outra empresa), ${result.baselineSeconds} s sozinha, depois ${result.abuseSeconds} s sob abuso (${scenario}) | Sozinha | Sob abuso | Meta |
 |---|---|---|---|
 ${row('Ingestão HTTP (lotes de 100 a cada 50 ms)', result.ingest)}
 ${row('Ingestão MQTT QoS 1 (100 mensagens/s)', result.mqtt)}
+${row('API: GET /api/beacon-device/all (a cada 100 ms)', result.api)}
 ${row('GET /api/health (a cada 100 ms)', result.health)}
+| Requisições da vítima recusadas sob abuso (ingestão, MQTT, API, health) | — | ${refused} (${refused === 0 ? 'ok' : 'RECUSADAS'}) | 0 |
 | Leituras confirmadas / gravadas / faltando | ${result.acknowledged.toLocaleString('pt-BR')} / ${stored.toLocaleString('pt-BR')} / ${missing} (${missing === 0 ? 'ok' : 'PERDA'}) | desconexões MQTT da vítima: ${result.mqtt.disconnects} | nada perdido |
-| Abuso: envios de planilha, 2 ao mesmo tempo, pausa de ${args['abuse-upload-pause']} ms (status → quantos) | ${JSON.stringify(a.uploads)} | — | — |
-| Abuso: mensagens subscribe / sockets cortados / recusados | ${a.subscribesSent?.toLocaleString('pt-BR')} / ${a.socketDisconnects} / ${a.socketsRefused} | — | — |
-| Abuso: veneno MQTT | ${JSON.stringify(a.poison)} | — | — |
+${attackRows}
 | Carga da máquina (load average 1 min, início → fim) | ${loadBefore} → ${loadAfter} | — | — |
 
-PostgreSQL ${version}. Resultados em .tmp/bench/abuse.json.`);
-  if (missing > 0 || result.ingest.abuse.p99 >= 500 || result.health.abuse.p99 >= 500) process.exitCode = 1;
+PostgreSQL ${version}. Resultados em .tmp/bench/${scenario}.json.`);
+  const late = [result.ingest, result.health, ...(flood ? [result.mqtt, result.api] : [])].some((f) => f.abuse.p99 >= 500);
+  if (missing > 0 || late || (flood && refused > 0)) process.exitCode = 1;
 }

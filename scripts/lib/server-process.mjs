@@ -30,6 +30,10 @@ export const BENCH_LIMITS_ENV = {
   LOGIN_MAX_PER_MINUTE: '100000000',
   // Thousands of sockets and gateways from one loopback address.
   CONNECTIONS_PER_ADDRESS: '0',
+  // Ingestion benchmarks are one gateway key sending a whole platform's readings (ADR 52).
+  INGEST_READINGS_PER_SECOND: '0',
+  INGEST_BYTES_PER_SECOND: '0',
+  INGEST_SHED_EVENT_LOOP_DELAY_MS: '0',
   // The benchmarks measure the process at saturation: it must not shed the load it is being measured under.
   OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
 };

@@ -12,6 +12,7 @@ import auditContext from './plugins/audit-context';
 import auth from './plugins/auth';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
+import ingestion from './plugins/ingestion';
 import mqtt from './plugins/mqtt';
 import alarmMonitor from './plugins/alarm-monitor';
 import rollupMaintenance from './plugins/rollup-maintenance';
@@ -95,7 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Shedding first: an overloaded process answers 503 before spending anything on the request.
   // Metrics first: the duration of every request is observed, shed ones included.
   await app.register(metrics, { services });
-  await app.register(loadShedding, { maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
+  await app.register(loadShedding, { load: services.load, maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
   await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });
   await app.register(rateLimit, { global: false });
   await app.register(errorHandler);
@@ -108,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     apiTokenMaxRequestsPerMinute: config.apiTokenMaxRequestsPerMinute,
   });
   await app.register(accessLog, { services });
+  await app.register(ingestion, { services });
   await app.register(mqtt, { services });
   await app.register(alarmMonitor, { services });
   await app.register(rollupMaintenance, { services });

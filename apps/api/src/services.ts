@@ -8,7 +8,10 @@ import type { SigningSource } from './modules/reports/render/render-task';
 import { ReportService } from './modules/reports/service';
 import { ReportStorage } from './modules/reports/storage';
 import type { Clock } from './lib/clock';
+import { IngestAdmission } from './ingest/ingest-admission';
 import { IngestService } from './ingest/ingest-service';
+import { PayloadReader } from './ingest/payload-reader';
+import { EventLoopLoad } from './lib/event-loop-load';
 import { AlarmService } from './modules/alarms/service';
 import { GatewayService } from './modules/gateways/service';
 import { MonitorLinkService } from './modules/monitor-links/service';
@@ -85,6 +88,12 @@ export interface AppServices {
   /** Prometheus metrics of this app (X14, ADR 67): counted where events happen, served by plugins/metrics. */
   metrics: AppMetrics;
   ingest: IngestService;
+  /** The event loop's load, sampled once a second: load shedding's and ingestion's measure of a busy process. */
+  load: EventLoopLoad;
+  /** Ingestion quotas per gateway key and shedding of the heaviest gateways (ADR 52), for HTTP and MQTT alike. */
+  ingestAdmission: IngestAdmission;
+  /** Reads gateways' payloads, large ones in threads (ADR 52). */
+  payloads: PayloadReader;
   gateways: GatewayService;
   monitorLinks: MonitorLinkService;
   plansAdmin: PlansAdminService;
@@ -164,6 +173,7 @@ export function createServices(
   const events = new EventBus(log);
   // prom-client's process metrics only where they are served: tests build many apps in one process.
   const metrics = new AppMetrics({ defaultMetrics: config.metrics !== undefined });
+  const load = new EventLoopLoad(log);
   const sessions = new SessionService(db, clock, events);
   const apiTokens = new ApiTokenService(db, clock, log);
   const accessLog = new AccessLogWriter(db, log);
@@ -208,6 +218,20 @@ export function createServices(
     events,
     metrics,
     ingest: new IngestService(db, clock, events, log, metrics),
+    load,
+    ingestAdmission: new IngestAdmission(
+      {
+        readingsPerSecond: config.ingestReadingsPerSecond,
+        bytesPerSecond: config.ingestBytesPerSecond,
+        burstSeconds: config.ingestBurstSeconds,
+        maxPayloadBytes: Math.max(config.ingestBodyLimitBytes, config.mqttMaxPacketBytes),
+        shedEventLoopDelayMs: config.ingestShedEventLoopDelayMs,
+        overloadRetryAfterSeconds: config.overloadRetryAfterSeconds,
+      },
+      () => load.get(),
+      clock,
+    ),
+    payloads: new PayloadReader(config.ingestParseThreads),
     gateways: new GatewayService(db, clock, events),
     monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config),
     plansAdmin: new PlansAdminService(db, clock),

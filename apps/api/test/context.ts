@@ -69,6 +69,13 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   mqttIdleTimeoutSeconds: 300,
   mqttTls: undefined,
   ingestBodyLimitBytes: 16 * 1024 * 1024,
+  // Off: test files send tens of thousands of readings through one demo key within seconds; the quota has its own
+  // tests (ingest-quota.test.ts), as has the shedding of the heaviest gateways.
+  ingestReadingsPerSecond: 0,
+  ingestBytesPerSecond: 0,
+  ingestBurstSeconds: 2,
+  ingestShedEventLoopDelayMs: 0,
+  ingestParseThreads: 1,
   noDataCheckSeconds: 0,
   // Tests run the roll-up job themselves, under their clock (reading-rollups.test.ts).
   rollupIntervalSeconds: 0,

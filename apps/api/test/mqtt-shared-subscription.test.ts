@@ -4,7 +4,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config/config';
-import type { IngestPart } from '../src/ingest/ingest-service';
+import { readingsIn, type IngestPart } from '../src/ingest/ingest-service';
 import { sharedFilter } from '../src/ingest/mqtt-subscriber';
 import type { AppServices } from '../src/services';
 import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
@@ -34,7 +34,7 @@ const handled = { first: 0, second: 0 };
 function countIngested(services: AppServices, server: keyof typeof handled) {
   const ingest = services.ingest.ingest.bind(services.ingest);
   services.ingest.ingest = (parts: IngestPart[]) => {
-    for (const part of parts) handled[server] += part.readings.length;
+    for (const part of parts) handled[server] += readingsIn(part);
     return ingest(parts);
   };
 }

@@ -42,6 +42,9 @@ export const INGEST_REJECTION_CODES = [
   'unknown_manufacturer',
   'unsupported_format',
   'invalid_coordinates',
+  // MQTT (ADR 52): a message over its gateway key's quota, or of the heaviest gateway while the server was overloaded,
+  // acknowledged without being stored (one per message). Over HTTP the same refusal is a 429 or 503 with Retry-After.
+  'throttled',
 ] as const;
 export type IngestRejectionCode = (typeof INGEST_REJECTION_CODES)[number];
 

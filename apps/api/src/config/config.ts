@@ -67,6 +67,14 @@ const Env = z.object({
   MQTT_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(8883),
   MQTT_TLS_HOST: z.string().optional(),
   INGEST_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  // One gateway cannot slow the platform (issue 21, ADR 52): readings and payload bytes per second per gateway key
+  // (0: no quota), the seconds of either a quiet gateway may send at once, the event-loop delay above which the
+  // gateways that used most of the recent capacity are refused first, and the threads that read large payloads.
+  INGEST_READINGS_PER_SECOND: z.coerce.number().int().min(0).default(5000),
+  INGEST_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(4 * 1024 * 1024),
+  INGEST_BURST_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
+  INGEST_SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  INGEST_PARSE_THREADS: z.coerce.number().int().min(0).max(16).default(1),
   NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).default(60),
   // Reading roll-ups (ADR 0045): how often the job runs, and how far behind now the hours it rolls up lie.
   ROLLUP_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
@@ -264,6 +272,16 @@ export interface AppConfig {
   /** MQTT over TLS on its own port, when a certificate and key are configured (PEM file paths). */
   mqttTls: { certPath: string; keyPath: string; port: number; host: string } | undefined;
   ingestBodyLimitBytes: number;
+  /** Readings per second per gateway key, shared by HTTP and MQTT, per process; 0: no quota. */
+  ingestReadingsPerSecond: number;
+  /** Payload bytes per second per gateway key, likewise; 0: no quota. */
+  ingestBytesPerSecond: number;
+  /** Seconds of either rate a gateway that was quiet may send at once (at least one largest batch or payload). */
+  ingestBurstSeconds: number;
+  /** Event-loop delay above which the gateways that used most of the recent capacity are refused first; 0: never. */
+  ingestShedEventLoopDelayMs: number;
+  /** Threads reading payloads above 64 KiB (0: every payload on the event loop). */
+  ingestParseThreads: number;
   /** How often the "no data" alarm check runs; 0 turns it off. */
   noDataCheckSeconds: number;
   /** How often the roll-up job runs (ADR 0045); 0 turns it off (charts stay exact, reading more readings). */
@@ -532,6 +550,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { certPath: path.resolve(e.MQTT_TLS_CERT), keyPath: path.resolve(e.MQTT_TLS_KEY), port: e.MQTT_TLS_PORT, host: e.MQTT_TLS_HOST ?? e.HOST }
       : undefined,
     ingestBodyLimitBytes: e.INGEST_BODY_LIMIT_BYTES,
+    ingestReadingsPerSecond: e.INGEST_READINGS_PER_SECOND,
+    ingestBytesPerSecond: e.INGEST_BYTES_PER_SECOND,
+    ingestBurstSeconds: e.INGEST_BURST_SECONDS,
+    ingestShedEventLoopDelayMs: e.INGEST_SHED_EVENT_LOOP_DELAY_MS,
+    ingestParseThreads: e.INGEST_PARSE_THREADS,
     noDataCheckSeconds: e.NO_DATA_CHECK_SECONDS,
     rollupIntervalSeconds: e.ROLLUP_INTERVAL_SECONDS,
     rollupDelayMinutes: e.ROLLUP_DELAY_MINUTES,

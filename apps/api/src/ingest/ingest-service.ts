@@ -1,4 +1,3 @@
-import { JSON_SEQ_MODULO } from '@sentinela/contract';
 import { asSystem } from '../lib/audit-context';
 import { supportsCopyIn } from '../db/copy-in';
 import type { Db } from '../db/database';
@@ -30,7 +29,7 @@ import {
   type LastStateUpdate,
   type RejectionCount,
 } from './ingest-repository';
-import { REJECTION_REASONS, isRejection, rejection, validateReading, type Rejection, type ValidReading } from './reading-validator';
+import { REJECTION_REASONS, checkReadings, rejection, type CheckedReadings, type RawReadings, type Rejection, type ValidReading } from './reading-validator';
 
 /** The gateway a reading came through: what it may write is decided per device, per batch. */
 export interface GatewayIdentity {
@@ -38,22 +37,27 @@ export interface GatewayIdentity {
   enterpriseId: string | null;
 }
 
-/** Raw readings from one source: an HTTP body, or one MQTT message. */
-export interface IngestPart {
+/** Raw readings from one source (an HTTP body, one MQTT message), checked by `ingest` itself. */
+export interface RawPart extends RawReadings {
   gateway: GatewayIdentity;
-  readings: readonly unknown[];
-  /** MQTT: the MAC of the topic, which readings without a MAC take. */
+}
+
+/** Readings from one source already checked one by one (by the payload reader, inline or in a thread). */
+export interface CheckedPart extends CheckedReadings {
+  gateway: GatewayIdentity;
+  /** MQTT: the MAC of the topic (micro-batches are sharded by it). */
   topicMac?: string;
-  /** Rejections decided before the readings could be read (a bad topic or payload). */
-  rejected?: readonly Rejection[];
-  /** Each reading's index in what the gateway sent, when not its position in `readings` (a Ruuvi relay's tags). */
-  indexes?: readonly number[];
-  /**
-   * Sequence counters' moduli of readings decoded from a vendor format (ADR 33, 35), by position in `readings`: the
-   * format's own (256 for a Xiaomi counter, 65535 for RAWv2; null: none), handed to the validator. Without it, each
-   * reading's counter is Sentinela's JSON one, 16-bit.
-   */
-  seqModuli?: readonly (number | null)[];
+}
+
+export type IngestPart = RawPart | CheckedPart;
+
+export function isChecked(part: IngestPart): part is CheckedPart {
+  return 'valid' in part;
+}
+
+/** The readings a part holds (what a micro-batch's size counts). */
+export function readingsIn(part: IngestPart): number {
+  return isChecked(part) ? part.valid.length : part.readings.length;
 }
 
 export interface IngestResult {
@@ -169,15 +173,11 @@ export class IngestService {
     for (const part of parts) {
       // Checked before awaiting: an MQTT batch has a part per message, and an await each would cost a turn each.
       if (this.dueToBeSeen(part.gateway.id, nowMs)) await this.noteSeen(part.gateway.id, nowMs);
-      for (const r of part.rejected ?? []) addRejection(rejected, part.gateway.id, r);
-      for (let i = 0; i < part.readings.length; i++) {
-        const seqModulo = part.seqModuli ? (part.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
-        const checked = validateReading(part.readings[i], part.indexes?.[i] ?? i, nowMs, part.topicMac, seqModulo);
-        if (isRejection(checked)) addRejection(rejected, part.gateway.id, checked);
-        else {
-          valid.readings.push(checked as Candidate);
-          valid.gateways.push(part.gateway);
-        }
+      const checked = isChecked(part) ? part : checkReadings(part, nowMs);
+      for (const r of checked.rejected) addRejection(rejected, part.gateway.id, r);
+      for (const reading of checked.valid) {
+        valid.readings.push(reading as Candidate);
+        valid.gateways.push(part.gateway);
       }
     }
     if (valid.readings.length === 0 && rejected.list.length === 0) return { accepted: 0, duplicates: 0, rejected: [] };

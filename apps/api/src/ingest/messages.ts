@@ -8,5 +8,7 @@ export const INGEST_MESSAGES = {
   tooMany: `O lote excede o máximo de ${INGEST_MAX_BATCH.toLocaleString('pt-BR')} leituras por requisição.`,
   ruuviBadBody: 'O corpo deve ser o JSON do Ruuvi Gateway: {"data": {"gw_mac": ..., "tags": {"MAC": {"data": ...}}}}.',
   ruuviTooMany: `O envio excede o máximo de ${INGEST_MAX_BATCH.toLocaleString('pt-BR')} tags por requisição.`,
+  tooHeavy: 'O corpo é pesado demais para ser lido: envie lotes menores.',
+  quotaExceeded: 'Este gateway enviou mais leituras (ou bytes) por segundo do que sua cota permite. Aguarde o tempo indicado em Retry-After e reenvie o lote.',
   ruuviMissingKey: 'Chave de gateway ausente: configure no Ruuvi Gateway a autenticação "Bearer" com a chave, ou "Basic" com a chave como senha.',
 } as const;

@@ -1,4 +1,4 @@
-import type { IngestPart } from './ingest-service';
+import { readingsIn, type IngestPart } from './ingest-service';
 
 /**
  * Gathers small submissions (MQTT messages, often one reading each) into batches, so that many messages
@@ -115,7 +115,7 @@ export class ShardedBatchers {
   submit(part: IngestPart): Promise<void> {
     const key = part.topicMac ?? '';
     const shard = key.length === 0 ? 0 : (key.charCodeAt(key.length - 1) + key.charCodeAt(key.length - 2) * 31) % this.shards.length;
-    return this.shards[shard]!.submit(part, Math.max(1, part.readings.length));
+    return this.shards[shard]!.submit(part, Math.max(1, readingsIn(part)));
   }
 
   async drain(): Promise<void> {

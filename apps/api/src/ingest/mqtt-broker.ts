@@ -4,9 +4,11 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { ConnectionGuard } from '../lib/connection-guard';
 import { ThrottledLog } from '../lib/throttled-log';
 import type { EventBus } from '../realtime/event-bus';
+import type { IngestAdmission } from './ingest-admission';
 import type { GatewayIdentity, IngestService } from './ingest-service';
+import type { PayloadReader } from './payload-reader';
 import { ShardedBatchers } from './micro-batcher';
-import { partFromMessage } from './mqtt-messages';
+import { mqttIntake } from './mqtt-intake';
 import { PacketGuard, type PacketLimits } from './mqtt-packet-guard';
 import { settleEachMessage } from './mqtt-settlement';
 
@@ -64,6 +66,8 @@ function authError(message: string, returnCode: number): AuthenticateError {
  */
 export async function startEmbeddedBroker(options: {
   ingest: IngestService;
+  admission: IngestAdmission;
+  payloads: PayloadReader;
   events: EventBus;
   host: string;
   port: number;
@@ -97,6 +101,7 @@ export async function startEmbeddedBroker(options: {
   const batchers = new ShardedBatchers(settleEachMessage(ingest, log));
   /** Set once the broker is closing: messages from then on are refused (not acknowledged; the gateway resends them). */
   let closing = false;
+  const intake = mqttIntake(options.admission, options.payloads, () => ingest.nowMs());
 
   const broker = await Aedes.createBroker({
     connectTimeout: options.connectTimeoutMs,
@@ -127,8 +132,15 @@ export async function startEmbeddedBroker(options: {
       // gateway sends it again to the next server.
       if (closing) return done(new Error('server shutting down'));
       packet.retain = false;
-      const part = partFromMessage(gateway, packet.topic, packet.payload, ingest.nowMs());
-      batchers.submit(part).then(
+      // Paced and read (ADR 52), then stored with its micro-batch: the PUBACK follows the commit.
+      let stored: Promise<void>;
+      try {
+        const part = intake(gateway, packet.topic, packet.payload);
+        stored = part instanceof Promise ? part.then((p) => batchers.submit(p)) : batchers.submit(part);
+      } catch (err) {
+        stored = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      stored.then(
         () => {
           corkUntilNextTurn(client.conn);
           done(null);

@@ -1,8 +1,8 @@
 import { connect, type IPublishPacket, type MqttClient } from 'mqtt';
-import type { GatewayIdentity, IngestPart, IngestService } from './ingest-service';
+import { readingsIn, type GatewayIdentity, type IngestPart, type IngestService } from './ingest-service';
 import { MicroBatcher } from './micro-batcher';
 import { DeferredAcks } from './mqtt-deferred-acks';
-import { partFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
+import { readingsFromMessage, READINGS_TOPIC_FILTER } from './mqtt-messages';
 import { settleEachMessage } from './mqtt-settlement';
 import { RUUVI_TOPIC_FILTER } from './ruuvi-gateway';
 
@@ -83,8 +83,8 @@ function subscriberConnection(
     // the persistent session and delivers it again.
     if (closing()) return;
     const payload = typeof packet.payload === 'string' ? packet.payload : Buffer.from(packet.payload);
-    const part = partFromMessage(gateway, packet.topic, payload, ingest.nowMs());
-    const stored = batcher.submit(part, Math.max(1, part.readings.length));
+    const part: IngestPart = { gateway, ...readingsFromMessage(packet.topic, payload, ingest.nowMs()) };
+    const stored = batcher.submit(part, Math.max(1, readingsIn(part)));
     stored.catch((err: unknown) => {
       log.error({ err, topic: packet.topic }, 'MQTT message not stored; reconnecting to have it delivered again');
       client.stream?.destroy();

@@ -75,6 +75,7 @@ export const REJECTION_REASONS = {
   invalid_tag: 'Tag inválida: esperado um objeto com "data" (anúncio em hexadecimal).',
   invalid_ruuvi_topic: 'Tópico inválido: use ruuvi/{mac do gateway}/{mac da tag}.',
   invalid_ruuvi_payload: 'Mensagem inválida: esperado o JSON do Ruuvi Gateway com "data" (anúncio em hexadecimal).',
+  throttled: 'Mensagem descartada: o gateway enviou além da sua cota de ingestão (leituras ou bytes por segundo), ou mais que os demais enquanto o servidor estava sobrecarregado.',
 } as const;
 
 export function rejection(index: number, mac: string | null, code: IngestRejectionCode, reason: string): Rejection {
@@ -206,4 +207,40 @@ function valueRejection(index: number, mac: string, range: Range, problem: typeo
 
 export function isRejection(value: ValidReading | Rejection): value is Rejection {
   return 'code' in value;
+}
+
+/** Readings as a gateway sent them, with what their source knows of them (no gateway: see IngestPart). */
+export interface RawReadings {
+  readings: readonly unknown[];
+  /** MQTT: the MAC of the topic, which readings without a MAC take. */
+  topicMac?: string;
+  /** Rejections decided before the readings could be read (a bad topic or payload, an undecodable tag). */
+  rejected?: readonly Rejection[];
+  /** Each reading's index in what the gateway sent, when not its position in `readings` (a Ruuvi relay's tags). */
+  indexes?: readonly number[];
+  /**
+   * Sequence counters' moduli of readings decoded from a vendor format (ADR 33, 35), by position in `readings`: the
+   * format's own (256 for a Xiaomi counter, 65535 for RAWv2; null: none), handed to the validator. Without it, each
+   * reading's counter is Sentinela's JSON one, 16-bit.
+   */
+  seqModuli?: readonly (number | null)[];
+}
+
+/** Readings checked one by one: those to store, and the rejected ones with their reasons. */
+export interface CheckedReadings {
+  valid: ValidReading[];
+  rejected: Rejection[];
+}
+
+/** Checks every reading of `raw` on its own (one bad reading never rejects its neighbours). */
+export function checkReadings(raw: RawReadings, nowMs: number): CheckedReadings {
+  const valid: ValidReading[] = [];
+  const rejected: Rejection[] = raw.rejected ? [...raw.rejected] : [];
+  for (let i = 0; i < raw.readings.length; i++) {
+    const seqModulo = raw.seqModuli ? (raw.seqModuli[i] ?? null) : JSON_SEQ_MODULO;
+    const checked = validateReading(raw.readings[i], raw.indexes?.[i] ?? i, nowMs, raw.topicMac, seqModulo);
+    if (isRejection(checked)) rejected.push(checked);
+    else valid.push(checked);
+  }
+  return { valid, rejected };
 }

@@ -1,13 +1,12 @@
 import { INGEST_MAX_BATCH } from '@sentinela/contract';
 import { AppError } from '../lib/errors';
-import type { GatewayIdentity, IngestPart } from './ingest-service';
 import { INGEST_MESSAGES } from './messages';
-import { normalizeMac, rejection, REJECTION_REASONS, type Rejection } from './reading-validator';
+import { normalizeMac, rejection, REJECTION_REASONS, type RawReadings, type Rejection } from './reading-validator';
 import { decodeAdvertisement, DecodeError } from './vendor-formats/registry';
 
 /**
  * Ruuvi Gateway relays (ADR 33), over HTTP ("custom HTTP server", POST /api/ingest/ruuvi) and MQTT
- * (`ruuvi/{gateway mac}/{tag mac}`), as ingestion parts: each tag's advertisement is decoded here into an ordinary
+ * (`ruuvi/{gateway mac}/{tag mac}`), as readings for ingestion: each tag's advertisement is decoded here into an ordinary
  * reading, which then takes the same path as any other (validation, device lookup, idempotent store, alarms, live
  * updates). A tag that cannot be decoded is a counted rejection of its own; the other tags of the post are stored.
  * Formats: https://github.com/ruuvi/docs, ruuvi-gateway-firmware/data-formats/ (http-time-stamped-data-…,
@@ -100,7 +99,7 @@ function isRejected(value: DecodedTagReading | Rejection): value is Rejection {
   return 'code' in value;
 }
 
-function partOf(gateway: GatewayIdentity, results: readonly (DecodedTagReading | Rejection)[]): IngestPart {
+function readingsOf(results: readonly (DecodedTagReading | Rejection)[]): RawReadings {
   const readings: DecodedTagReading[] = [];
   const indexes: number[] = [];
   const rejected: Rejection[] = [];
@@ -111,7 +110,7 @@ function partOf(gateway: GatewayIdentity, results: readonly (DecodedTagReading |
       indexes.push(i);
     }
   });
-  return { gateway, readings, rejected, indexes, seqModuli: readings.map((r) => r.seqModulo) };
+  return { readings, rejected, indexes, seqModuli: readings.map((r) => r.seqModulo) };
 }
 
 /**
@@ -119,7 +118,7 @@ function partOf(gateway: GatewayIdentity, results: readonly (DecodedTagReading |
  * timestamp?, data}}}}`. A body that is not of this shape at all is refused whole (400, 413); from there on, each tag
  * is accepted or rejected on its own.
  */
-export function partFromRuuviHttp(gateway: GatewayIdentity, body: unknown, nowMs: number): IngestPart {
+export function readingsFromRuuviHttp(body: unknown, nowMs: number): RawReadings {
   const data = body && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : undefined;
   const tags = data && typeof data === 'object' && !Array.isArray(data) ? (data as { tags?: unknown }).tags : undefined;
   if (!tags || typeof tags !== 'object' || Array.isArray(tags)) throw new AppError('VALIDATION', INGEST_MESSAGES.ruuviBadBody);
@@ -129,7 +128,7 @@ export function partFromRuuviHttp(gateway: GatewayIdentity, body: unknown, nowMs
   const relayMs = unixSeconds(relay.timestamp);
   const fallbackMs = relayMs === undefined || Number.isNaN(relayMs) ? nowMs : relayMs;
   const position = parseCoordinates(relay.coordinates);
-  return partOf(gateway, entries.map(([mac, tag], i) => tagReading(i, mac, tag, 'timestamp', position, fallbackMs)));
+  return readingsOf(entries.map(([mac, tag], i) => tagReading(i, mac, tag, 'timestamp', position, fallbackMs)));
 }
 
 /** Ruuvi Gateway's MQTT topics: `{prefix}/{tag mac}`, the default prefix being `ruuvi/{gateway mac}`. */
@@ -144,11 +143,11 @@ export function isRuuviTopic(topic: string): boolean {
  * One MQTT message of a Ruuvi Gateway: `{"gw_mac", "rssi", "aoa", "gwts", "ts", "data", "coords"}`, one tag per
  * message. A message that cannot be read is a counted rejection, acknowledged like any other (ADR 12).
  */
-export function partFromRuuviMqtt(gateway: GatewayIdentity, topic: string, payload: Buffer | string, nowMs: number): IngestPart {
+export function readingsFromRuuviMqtt(topic: string, payload: Buffer | string, nowMs: number): RawReadings {
   const match = RUUVI_TOPIC.exec(topic);
   const tagMac = match ? normalizeMac(match[2]) : null;
   if (!match || !tagMac || !normalizeMac(match[1])) {
-    return { gateway, readings: [], rejected: [rejection(0, match?.[2] ?? null, 'invalid_topic', REJECTION_REASONS.invalid_ruuvi_topic)] };
+    return { readings: [], rejected: [rejection(0, match?.[2] ?? null, 'invalid_topic', REJECTION_REASONS.invalid_ruuvi_topic)] };
   }
   let body: unknown;
   try {
@@ -157,10 +156,10 @@ export function partFromRuuviMqtt(gateway: GatewayIdentity, topic: string, paylo
     body = undefined;
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    return { gateway, readings: [], rejected: [rejection(0, tagMac, 'invalid_payload', REJECTION_REASONS.invalid_ruuvi_payload)] };
+    return { readings: [], rejected: [rejection(0, tagMac, 'invalid_payload', REJECTION_REASONS.invalid_ruuvi_payload)] };
   }
   const message = body as Record<string, unknown>;
   const gwMs = unixSeconds(message.gwts);
   const fallbackMs = gwMs === undefined || Number.isNaN(gwMs) ? nowMs : gwMs;
-  return partOf(gateway, [tagReading(0, tagMac, message, 'ts', parseCoordinates(message.coords), fallbackMs)]);
+  return readingsOf([tagReading(0, tagMac, message, 'ts', parseCoordinates(message.coords), fallbackMs)]);
 }

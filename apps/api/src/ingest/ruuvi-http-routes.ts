@@ -2,9 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { IngestResponse } from '@sentinela/contract';
 import type { AppServices } from '../services';
-import { gatewayAuthentication } from './gateway-authentication';
+import { httpIntake, takeJsonAsBytes } from './http-intake';
 import { INGEST_MESSAGES } from './messages';
-import { partFromRuuviHttp } from './ruuvi-gateway';
 
 /**
  * The gateway key as a Ruuvi Gateway's "HTTP(S) custom server" settings can send it (docs.ruuvi.com, "Backend:
@@ -24,11 +23,13 @@ export function ruuviGatewayKey(request: FastifyRequest): string | null {
 
 /**
  * POST /api/ingest/ruuvi: a Ruuvi Gateway's relay of its tags' advertisements (ADR 33), decoded here and stored by the
- * same ingestion as /api/ingest/readings. Authenticated by the gateway key before the body is read; the answer comes
+ * same ingestion as /api/ingest/readings. Authenticated by the gateway key (and held to its quota, ADR 52) before the
+ * body is read; the answer comes
  * after the commit, with each rejected tag (index = the tag's position in `tags`) and its reason.
  */
 export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
-  const authentication = gatewayAuthentication(services, ruuviGatewayKey, INGEST_MESSAGES.ruuviMissingKey);
+  const intake = httpIntake(services, 'ruuvi', ruuviGatewayKey, INGEST_MESSAGES.ruuviMissingKey);
+  takeJsonAsBytes(app, services.config.ingestBodyLimitBytes);
 
   app.post(
     '/api/ingest/ruuvi',
@@ -36,11 +37,8 @@ export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> =
       bodyLimit: services.config.ingestBodyLimitBytes,
       config: { permission: 'public', keepsAnsweringUnderLoad: true },
       schema: { response: { 200: IngestResponse }, security: [{ gatewayBearer: [] }, { gatewayBasic: [] }] },
-      onRequest: authentication.onRequest,
+      onRequest: intake.onRequest,
     },
-    async (request) => {
-      const gateway = authentication.gatewayOf(request);
-      return services.ingest.ingest([partFromRuuviHttp(gateway, request.body, services.ingest.nowMs())]);
-    },
+    (request) => intake.ingest(request),
   );
 };

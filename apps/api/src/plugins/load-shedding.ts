@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MSG } from '@sentinela/contract';
-import { EventLoopLoad } from '../lib/event-loop-load';
+import type { EventLoopLoad } from '../lib/event-loop-load';
 import { RetryLaterError } from '../lib/errors';
 
 declare module 'fastify' {
@@ -19,6 +19,7 @@ declare module 'fastify' {
 }
 
 export interface LoadSheddingOptions {
+  load: EventLoopLoad;
   /** Mean event-loop delay (ms) over a sample above which requests are shed; 0: never. */
   maxEventLoopDelayMs: number;
   retryAfterSeconds: number;
@@ -27,10 +28,11 @@ export interface LoadSheddingOptions {
 /**
  * Load shedding (issue 9): while the event loop lags, requests are answered at once with a 503 and Retry-After
  * (pt-BR), before any session lookup, so the work already queued can finish and the lag drains instead of
- * growing. The loop's delay is sampled once a second (`EventLoopLoad`, which cannot throw: issue 21).
+ * growing. The loop's delay is sampled once a second (`EventLoopLoad`, which cannot throw: issue 21). Ingestion is
+ * not shed here: the gateways that made the process busy are refused at a lower delay, by IngestAdmission (ADR 52).
  */
 async function loadShedding(app: FastifyInstance, opts: LoadSheddingOptions) {
-  const load = new EventLoopLoad(app.log);
+  const { load } = opts;
   app.decorate('load', load);
   app.addHook('onClose', async () => load.stop());
   if (opts.maxEventLoopDelayMs <= 0) return;

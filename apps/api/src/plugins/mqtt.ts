@@ -68,6 +68,8 @@ async function mqtt(app: FastifyInstance, { services }: { services: AppServices 
         const tls = config.mqttTls;
         broker = await startEmbeddedBroker({
           ingest: services.ingest,
+          admission: services.ingestAdmission,
+          payloads: services.payloads,
           events: services.events,
           host: config.mqttHost,
           port: config.mqttPort,
