@@ -24,7 +24,7 @@ export interface ReadPayload {
 
 /**
  * Payloads up to this size are read on the event loop: parsing and checking 64 KiB (about 400 readings) takes well
- * under a millisecond there, less than a round trip to a thread. Larger ones go to a thread (ADR 52).
+ * under a millisecond there, less than a round trip to a thread. Larger ones go to a thread (ADR 53).
  */
 export const INLINE_MAX_BYTES = 64 * 1024;
 
@@ -122,7 +122,7 @@ export type ReadAnswer =
   | { ok: false; error: { message: string; stack?: string | undefined } };
 
 /**
- * Reads gateways' payloads (issue 21, ADR 52): small ones on the event loop, large ones (up to 16 MB of JSON over HTTP,
+ * Reads gateways' payloads (issue 21, ADR 53): small ones on the event loop, large ones (up to 16 MB of JSON over HTTP,
  * 1 MB over MQTT) in threads, so that parsing them never blocks the loop for everyone else — a 16 MB body of numbers
  * takes hundreds of milliseconds to parse. A thread returns checked readings as columns, so the loop's own share of
  * a large payload is rebuilding its valid readings and nothing else (what a hostile body carries besides its readings

@@ -24,8 +24,8 @@ export function ruuviGatewayKey(request: FastifyRequest): string | null {
 /**
  * POST /api/ingest/ruuvi: a Ruuvi Gateway's relay of its tags' advertisements (ADR 33), decoded here and stored by the
  * same ingestion as /api/ingest/readings. Authenticated by the gateway key (and held to its quota, ADR 52) before the
- * body is read; the answer comes
- * after the commit, with each rejected tag (index = the tag's position in `tags`) and its reason.
+ * body is read; the answer comes after the commit, with each rejected tag (index = the tag's position in `tags`) and
+ * its reason.
  */
 export const ruuviHttpRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const intake = httpIntake(services, 'ruuvi', ruuviGatewayKey, INGEST_MESSAGES.ruuviMissingKey);
