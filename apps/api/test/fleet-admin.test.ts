@@ -1,3 +1,4 @@
+import { Worker, type TransferListItem } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BEACON_MESSAGES as B, ENTERPRISE_MESSAGES, LINK_MESSAGES } from '@sentinela/contract';
@@ -145,6 +146,37 @@ describe('POST /api/beacon-device/import (X1)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe(B.importTooManyRows(1000));
     expect(await deviceByMac('AA:BB:DD:00:00:00')).toBeUndefined();
+  });
+
+  it('reads a 5 MB CSV in a reader thread while the API keeps answering (issue 21)', async () => {
+    // A thousand beacons of an exported list, each with a long notes column that the import ignores: 5 MB of text.
+    const notes = 'Lote 2026-11, câmara fria da doca 3, conferido na entrada; '.repeat(84);
+    const rows = Array.from({ length: 1000 }, (_, i) => `AA:BB:EE:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')};Beacon ${i};SNT-T1;${notes}`);
+    const file = Buffer.from(`MAC;Nome;Modelo;Observações\n${rows.join('\n')}\n`, 'utf8');
+    expect(file.length).toBeGreaterThan(5_000_000);
+    expect(file.length).toBeLessThanOrEqual(ctx.services.config.reportExcelMaxBytes);
+
+    // What the pool hands to a thread, seen as it goes: the bytes are moved (transferred) there, so once handed over
+    // the event loop no longer even holds them; it cannot be the one parsing them.
+    const handed: { request: { kind: string; data: Uint8Array }; bytes: number }[] = [];
+    const postMessage = Worker.prototype.postMessage;
+    const spy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly TransferListItem[]) {
+      const request = message as { kind?: string; data?: Uint8Array };
+      if (request?.kind === 'csv' && request.data) handed.push({ request: request as { kind: string; data: Uint8Array }, bytes: request.data.byteLength });
+      return postMessage.call(this, message, transfer);
+    });
+    try {
+      const [imported, health] = await Promise.all([upload(ctx, IMPORT, [csvPart(file.toString('utf8'), 'lista-exportada.csv')], admin), ctx.request('GET', '/api/health')]);
+      expect(imported.statusCode, imported.body).toBe(200);
+      expect(imported.json()).toEqual({ registered: 1000, errors: [] });
+      expect(health.statusCode).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(handed).toHaveLength(1);
+    expect(handed[0]!.bytes).toBe(file.length);
+    expect(handed[0]!.request.data.byteLength).toBe(0);
+    expect(await deviceByMac('AA:BB:EE:00:03:E7')).toMatchObject({ name: 'Beacon 999', model: 'SNT-T1' });
   });
 
   it('downloads a template that imports as it is', async () => {

@@ -1,11 +1,14 @@
 import { parentPort } from 'node:worker_threads';
 import { AppError, type ErrorCode } from '../../../lib/errors';
 import { lowerThreadPriority } from '../../../lib/thread-priority';
+import { readCsvLines, type CsvLimits } from './csv-reader';
 import { readSheetLines, type SheetLimits, type SheetLines } from './sheet-reader';
 import type { ZipEntry } from './zip-directory';
 
-/** Messages between the pool and a reader thread: one spreadsheet at a time, one answer each. */
-export type ReadRequest = { data: Uint8Array; entries: ZipEntry[]; limits: SheetLimits };
+/** Messages between the pool and a reader thread: one file at a time (an .xlsx or a CSV), one answer each. */
+export type ReadRequest =
+  | { kind: 'xlsx'; data: Uint8Array; entries: ZipEntry[]; limits: SheetLimits }
+  | { kind: 'csv'; data: Uint8Array; limits: CsvLimits };
 export type ReadAnswer =
   | { ok: true; result: SheetLines }
   | { ok: false; refusal: { code: ErrorCode; message: string } }
@@ -22,7 +25,8 @@ lowerThreadPriority(19);
 port.on('message', (request: ReadRequest) => {
   let answer: ReadAnswer;
   try {
-    answer = { ok: true, result: readSheetLines(request.data, request.entries, request.limits) };
+    const result = request.kind === 'csv' ? readCsvLines(request.data, request.limits) : readSheetLines(request.data, request.entries, request.limits);
+    answer = { ok: true, result };
   } catch (error) {
     if (error instanceof AppError) answer = { ok: false, refusal: { code: error.code, message: error.message } };
     else {
