@@ -10,6 +10,7 @@ import { boundedInstant, cleanText, queryField } from './values';
 export const AUDIT_TRAIL_MESSAGES = {
   enterpriseNotFound: 'Empresa não encontrada.',
   reasonRequired: 'Informe o motivo da alteração.',
+  exportTooLarge: 'A exportação vai até 5.000 registros. Filtre por período, registro ou autor e exporte em partes.',
 } as const;
 
 /** The actor types an entry names (`database`: a change made outside the application, by a database role). */
@@ -64,6 +65,13 @@ export type AuditTrailQuery = z.infer<typeof AuditTrailQuery>;
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/** GET /api/audit-trail/export/{pdf|csv} (ADR 0063): the screen's filters, without the page. */
+export const AuditTrailExportQuery = AuditTrailQuery.omit({ page: true });
+export type AuditTrailExportQuery = z.infer<typeof AuditTrailExportQuery>;
+
+/** The most entries one export holds (it is drawn and signed in the request); above, 422 exportTooLarge. */
+export const AUDIT_EXPORT_MAX_ENTRIES = 5000;
+
 export const AuditTrailPage = z.object({
   data: z.array(AuditEntry),
   total: z.number().int(),
@@ -88,3 +96,10 @@ export type AuditVerifyResult = z.infer<typeof AuditVerifyResult>;
 /** A reason for change (GxP mode, ADR 0061): 3–500 characters, in the same request as the change. */
 export const changeReason = () =>
   cleanText('O motivo', { min: 3, max: 500, multiline: true, requiredMessage: AUDIT_TRAIL_MESSAGES.reasonRequired }).optional();
+
+/**
+ * The body of a removal that may unlink GxP records (a location or a group holding devices, ADR 0063): only the reason,
+ * and the body itself optional (the documents' DELETE has none).
+ */
+export const RemovalReasonBody = z.object({ reason: changeReason() }).nullish();
+export type RemovalReasonBody = z.infer<typeof RemovalReasonBody>;

@@ -26,6 +26,7 @@ import * as readingRollups from './migrations/2026-11-26T2100-reading-rollups';
 import * as auditTrail from './migrations/2026-11-28T0700-audit-trail';
 import * as accountChangeReports from './migrations/2026-11-28T0716-account-change-reports';
 import * as integrations from './migrations/2026-11-28T1045-integrations';
+import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0700-audit-trail': auditTrail,
   '2026-11-28T0716-account-change-reports': accountChangeReports,
   '2026-11-28T1045-integrations': integrations,
+  '2026-11-28T1108-gxp-location-links': gxpLocationLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -13,6 +13,7 @@ import {
   LocationList,
   OkResponse,
   PlacedDeviceList,
+  RemovalReasonBody,
   RenameDeviceGroupBody,
   UpdateLocationBody,
 } from '@sentinela/contract';
@@ -50,7 +51,8 @@ export const locationRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
 
   app.delete(
     '/api/locations/:id',
-    { schema: { params: IdParam, response: { 200: OkResponse } }, config: { permission: 'locations:manage' } },
+    // A reason (GxP mode, ADR 0063) when the location holds devices: removing it unlinks them.
+    { schema: { params: IdParam, body: RemovalReasonBody, response: { 200: OkResponse } }, config: { permission: 'locations:manage' } },
     async (request) => {
       const auth = requireAuth(request);
       await locations.remove(auth.scope, request.params.id, { userId: auth.userId, meta: clientMeta(request) });
@@ -79,7 +81,7 @@ export const locationRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
 
   app.delete(
     '/api/devices-groups/:id',
-    { schema: { params: IdParam, response: { 200: OkResponse } }, config: { permission: 'locations:manage' } },
+    { schema: { params: IdParam, body: RemovalReasonBody, response: { 200: OkResponse } }, config: { permission: 'locations:manage' } },
     async (request) => {
       await locations.removeGroup(requireAuth(request).scope, request.params.id);
       return { success: true as const };
