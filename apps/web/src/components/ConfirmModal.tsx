@@ -5,6 +5,8 @@ interface ConfirmModalProps {
   opened: boolean;
   title: string;
   children: ReactNode;
+  /** Fields asked with the question (a reason for change in GxP mode), below it. */
+  extra?: ReactNode;
   confirmLabel: string;
   /** Red for what takes something away (Desativar). */
   danger?: boolean;
@@ -14,11 +16,12 @@ interface ConfirmModalProps {
 }
 
 /** A yes/no question that stays open, busy, until the action it confirms has answered. */
-export function ConfirmModal({ opened, title, children, confirmLabel, danger = false, loading = false, onConfirm, onClose }: ConfirmModalProps) {
+export function ConfirmModal({ opened, title, children, extra, confirmLabel, danger = false, loading = false, onConfirm, onClose }: ConfirmModalProps) {
   return (
     <Modal opened={opened} onClose={loading ? () => {} : onClose} title={title} centered closeOnClickOutside={!loading}>
       <Stack>
         <Text size="sm">{children}</Text>
+        {extra}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={loading}>
             Cancelar

@@ -18,8 +18,7 @@ export function ReasonField({ value, onChange, required, error }: ReasonFieldPro
       label="Motivo da alteração"
       description={required ? 'Modo GxP: obrigatório. Fica registrado na trilha de auditoria.' : 'Opcional para esta empresa; fica registrado na trilha de auditoria.'}
       withAsterisk={required}
-      autosize
-      minRows={2}
+      rows={2}
       maxLength={500}
       value={value}
       error={error}

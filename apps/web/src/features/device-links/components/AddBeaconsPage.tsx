@@ -6,6 +6,7 @@ import { IconAlertCircle, IconArrowLeft, IconFilter, IconSearch } from '@tabler/
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { errorMessage } from '../../../lib/api-client';
 import { paths, withQuery } from '../../../lib/paths';
 import { useRequiredSession } from '../../../lib/session';
@@ -68,15 +69,19 @@ export function AddBeaconsPage() {
     mode === 'user'
       ? { to: withQuery(paths.enterpriseUsers, { id: clientId }), label: 'Usuários da empresa' }
       : { to: paths.enterprises, label: 'Empresas' };
+  // Links of devices are GxP records (ADR 0061): the new set goes with its reason, asked above the list.
+  const reason = useChangeReason();
   const loadFailed = candidates.isError || targetUser.isError || enterprise.isError;
 
   const save = () => {
     if (!clientId || !id) return;
+    const why = reason.take();
+    if (!why) return;
     const devices = rows.filter((d) => selected.has(d._id)).map((d) => d._id);
     link.mutate(
       mode === 'client'
-        ? { kind: 'client', body: { devices, to_update: 0, client_id: clientId } }
-        : { kind: 'user', body: { devices, to_update: 0, user_id: id } },
+        ? { kind: 'client', body: { devices, to_update: 0, client_id: clientId, ...why } }
+        : { kind: 'user', body: { devices, to_update: 0, user_id: id, ...why } },
       {
         onSuccess: () => {
           notifications.show({ color: 'teal', title: MSG.successTitle, message: BEACON_MESSAGES.linked });
@@ -123,6 +128,7 @@ export function AddBeaconsPage() {
           {errorMessage(candidates.error ?? targetUser.error ?? enterprise.error, 'Não foi possível encontrar dispositivos')}
         </Alert>
       )}
+      {allowed && clientId && id && reason.field}
       {link.isError && (
         <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
           {errorMessage(link.error, 'Não foi possível vincular os dispositivos.')}

@@ -12,7 +12,7 @@ export function renameDevice(mac: string, body: z.infer<typeof UpdateDeviceNameB
 export function useRenameDevice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ mac, name }: { mac: string; name: string }) => renameDevice(mac, { name }),
+    mutationFn: ({ mac, ...body }: { mac: string; name: string; reason?: string }) => renameDevice(mac, body),
     onSuccess: (updated) => {
       // Show the new name at once in every cached list, then refetch them.
       queryClient.setQueriesData<Device[]>({ queryKey: devicesKeys.lists }, (list) =>

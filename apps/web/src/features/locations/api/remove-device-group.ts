@@ -4,8 +4,10 @@ import { apiRequest } from '../../../lib/api-client';
 import { locationKeys } from './keys';
 
 /** DELETE /api/devices-groups/{id}: its devices stay at the location, without a group. */
-export function removeDeviceGroup(input: { locationId: string; id: string }) {
-  return apiRequest(`/api/devices-groups/${encodeURIComponent(input.id)}`, { method: 'DELETE', schema: OkResponse });
+export function removeDeviceGroup(input: { locationId: string; id: string; reason?: string }) {
+  // The reason (GxP mode, ADR 0063) in the body: the group's devices leave it.
+  const body = input.reason ? { reason: input.reason } : undefined;
+  return apiRequest(`/api/devices-groups/${encodeURIComponent(input.id)}`, { method: 'DELETE', body, schema: OkResponse });
 }
 
 export function useRemoveDeviceGroup() {

@@ -10,6 +10,7 @@ import { NOTHING_SHOWN, type DeviceShown } from '../location-state';
 import { ApiError } from '../../../lib/api-client';
 import { formatTemperature, pluralize } from '../../../lib/format';
 import { useDeviceGroups } from '../api/list-device-groups';
+import { useChangeReason, type ChangeReason } from '../../../components/compliance/use-change-reason';
 import { usePlaceDevice } from '../api/place-device';
 import { useRemoveDeviceGroup } from '../api/remove-device-group';
 import { useSaveDeviceGroup } from '../api/save-device-group';
@@ -39,6 +40,9 @@ export function LocationDevicesModal({ location, devices, states, canManage, onC
 function LocationDevices({ location, devices, states, canManage }: Omit<LocationDevicesModalProps, 'onClose' | 'location'> & { location: Location }) {
   const groups = useDeviceGroups(location._id);
   const place = usePlaceDevice();
+  // GxP mode (ADR 0063): a device's place is one of its links; each placement here, and removing a group that holds
+  // devices, goes with the reason typed once at the top (kept for the next changes of this modal).
+  const reason = useChangeReason();
   const here = devices.filter((d) => d.location_id === location._id);
   // Only devices of the location's enterprise can go there (the server refuses others).
   const candidates = devices.filter((d) => d.location_id !== location._id && d.enterprise_id === location.enterprise._id);
@@ -46,9 +50,11 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
   const [addingGroup, setAddingGroup] = useState<string>(NO_GROUP);
   const groupOptions = [{ value: NO_GROUP, label: 'Sem grupo' }, ...(groups.data ?? []).map((g) => ({ value: g._id, label: g.name }))];
 
-  const moveTo = (device: PlacedDevice, locationId: string | null, groupId: string | null, done?: () => void) =>
+  const moveTo = (device: PlacedDevice, locationId: string | null, groupId: string | null, done?: () => void) => {
+    const why = reason.take();
+    if (!why) return;
     place.mutate(
-      { deviceId: device._id, locationId, groupId },
+      { deviceId: device._id, locationId, groupId, ...why },
       {
         onSuccess: () => {
           notifications.show({ color: 'teal', title: 'Sucesso!', message: locationId ? `${device.name} salvo no local.` : `${device.name} retirado do local.` });
@@ -57,10 +63,12 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
         onError: (error) => fail(error, 'Não foi possível salvar o dispositivo.'),
       },
     );
+  };
 
   return (
     <Stack gap="md">
-      <GroupsSection location={location} groups={groups.data ?? []} loading={groups.isPending} failed={groups.isError} canManage={canManage} />
+      {canManage && reason.field}
+      <GroupsSection location={location} groups={groups.data ?? []} loading={groups.isPending} failed={groups.isError} canManage={canManage} reason={reason} />
       <Divider />
       <Stack gap="xs">
         <Text fw={600}>Dispositivos</Text>
@@ -163,7 +171,21 @@ function LocationDevices({ location, devices, states, canManage }: Omit<Location
   );
 }
 
-function GroupsSection({ location, groups, loading, failed, canManage }: { location: Location; groups: DeviceGroup[]; loading: boolean; failed: boolean; canManage: boolean }) {
+function GroupsSection({
+  location,
+  groups,
+  loading,
+  failed,
+  canManage,
+  reason,
+}: {
+  location: Location;
+  groups: DeviceGroup[];
+  loading: boolean;
+  failed: boolean;
+  canManage: boolean;
+  reason: ChangeReason;
+}) {
   const save = useSaveDeviceGroup();
   const remove = useRemoveDeviceGroup();
   const [name, setName] = useState('');
@@ -247,12 +269,15 @@ function GroupsSection({ location, groups, loading, failed, canManage }: { locat
                     size="xs"
                     color="red"
                     loading={remove.isPending}
-                    onClick={() =>
+                    onClick={() => {
+                      // An empty group unlinks nothing: no reason asked for it.
+                      const why = group.devices > 0 ? reason.take() : {};
+                      if (!why) return;
                       remove.mutate(
-                        { locationId: location._id, id: group._id },
+                        { locationId: location._id, id: group._id, ...why },
                         { onSettled: () => setRemoving(null), onError: (error) => fail(error, 'Não foi possível remover o grupo.') },
-                      )
-                    }
+                      );
+                    }}
                   >
                     Remover
                   </Button>

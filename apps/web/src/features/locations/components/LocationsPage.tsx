@@ -4,6 +4,7 @@ import { can, LOCATION_MESSAGES, MSG, Profile, type LatLng, type Location } from
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { ColourMemory } from '../../../components/device-state/colour-state';
 import { ApiError } from '../../../lib/api-client';
@@ -42,6 +43,8 @@ export function LocationsPage() {
   const [devicesOf, setDevicesOf] = useState<Location | null>(null);
   const [removing, setRemoving] = useState<Location | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // GxP mode (ADR 0063): removing a location that holds devices unlinks them, so it goes with a reason.
+  const reason = useChangeReason((removing?.devices ?? 0) > 0);
 
   const centreOn = (l: Location) => {
     if (l.latitude === null || l.longitude === null) return;
@@ -51,7 +54,9 @@ export function LocationsPage() {
 
   const confirmRemove = () => {
     if (!removing) return;
-    remove.mutate(removing._id, {
+    const why = reason.take();
+    if (!why) return;
+    remove.mutate({ id: removing._id, ...why }, {
       onSuccess: () => notifications.show({ color: 'teal', title: MSG.successTitle, message: 'Local removido com sucesso!' }),
       onError: (error) =>
         notifications.show({ color: 'red', title: 'Erro!', message: error instanceof ApiError ? error.message : 'Não foi possível remover o local.' }),
@@ -89,6 +94,7 @@ export function LocationsPage() {
               color="red"
               onClick={() => {
                 setRemoving(l);
+                reason.reset();
                 setConfirming(true);
               }}
             >
@@ -150,6 +156,7 @@ export function LocationsPage() {
         danger
         loading={remove.isPending}
         onConfirm={confirmRemove}
+        extra={reason.field}
         onClose={() => setConfirming(false)}
       >
         {`Deseja remover o local ${removing?.name ?? ''}? Os grupos dele serão removidos e os dispositivos ficarão sem local (continuam monitorados).`}

@@ -4,6 +4,7 @@ import { MSG, PROFILE_MESSAGES, ProfileEditForm, type ProfileBody, type ProfileR
 import { IconAlertCircle, IconCircleCheck, IconKey, IconMailExclamation } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { PhoneInput } from '../../../components/form/PhoneInput';
 import { errorMessage } from '../../../lib/api-client';
 import { isEmailAvailable } from '../../../lib/email-availability';
@@ -48,8 +49,10 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
     defaultValues: { name: profile.name, username: profile.username, email: profile.email, phone: profile.phone ?? '', current_password: '' },
   });
   // A new e-mail or username could take the account: the current password confirms it (ADR 58).
-  const [email, username] = useWatch({ control, name: ['email', 'username'] });
+  const [email, username, name] = useWatch({ control, name: ['email', 'username', 'name'] });
   const identityChanged = (email ?? '').trim().toLowerCase() !== profile.email.toLowerCase() || (username ?? '').trim().toLowerCase() !== profile.username.toLowerCase();
+  // GxP mode (ADR 0061): one's name and username are GxP records (they print on signatures); their change needs a reason.
+  const reason = useChangeReason((name ?? '').trim() !== profile.name || (username ?? '').trim() !== profile.username);
 
   const onSubmit = handleSubmit(async ({ current_password, ...fields }) => {
     setFailure(null);
@@ -58,7 +61,9 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
       setError('current_password', { message: PROFILE_MESSAGES.identityNeedsPassword }, { shouldFocus: true });
       return;
     }
-    const body: ProfileBody = identityChanged ? { ...fields, current_password } : fields;
+    const why = reason.take();
+    if (!why) return;
+    const body: ProfileBody = { ...(identityChanged ? { ...fields, current_password } : fields), ...why };
     if (body.email.toLowerCase() !== profile.email.toLowerCase()) {
       setChecking(true);
       try {
@@ -74,7 +79,10 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
       }
     }
     save.mutate(body, {
-      onSuccess: () => setValue('current_password', ''),
+      onSuccess: () => {
+        setValue('current_password', '');
+        reason.reset();
+      },
       onError: (error) => setFailure(`${PROFILE_MESSAGES.saveFailed}: ${errorMessage(error, MSG.internalError)}`),
     });
   });
@@ -129,6 +137,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
                 {...register('current_password')}
               />
             )}
+            {reason.field}
             <Group justify="flex-end">
               <Button type="submit" loading={checking || save.isPending}>
                 Salvar

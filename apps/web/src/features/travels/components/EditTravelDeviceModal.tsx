@@ -3,6 +3,7 @@ import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { EditTravelDeviceBody, z, type TravelDevice } from '@sentinela/contract';
 import { useForm } from 'react-hook-form';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { LimitFields, limitsBody, limitsDefaults, limitsShape, refineLimits } from '../../../components/form/limits';
 import { errorMessage } from '../../../lib/api-client';
 import { useEditTravelDevice, type EditTravelDeviceInput } from '../api/edit-travel-device';
@@ -36,6 +37,8 @@ export function toEditBody(form: EditFormOutput, travelId: string, deviceId: str
 
 function EditForm({ travelId, device, onClose }: { travelId: string; device: TravelDevice; onClose: () => void }) {
   const edit = useEditTravelDevice();
+  // GxP mode (ADR 0061): a travel device's name and limits change with a reason.
+  const reason = useChangeReason();
   const {
     register,
     control,
@@ -46,8 +49,10 @@ function EditForm({ travelId, device, onClose }: { travelId: string; device: Tra
     defaultValues: { name: device.name, ...limitsDefaults(device.config) },
   });
 
-  const onSubmit = handleSubmit((form) =>
-    edit.mutate(toEditBody(form, travelId, device._id), {
+  const onSubmit = handleSubmit((form) => {
+    const why = reason.take();
+    if (!why) return;
+    edit.mutate({ ...toEditBody(form, travelId, device._id), ...why }, {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: TRAVEL_MESSAGES.successTitle, message: TRAVEL_MESSAGES.deviceUpdated });
         onClose();
@@ -58,8 +63,8 @@ function EditForm({ travelId, device, onClose }: { travelId: string; device: Tra
           title: TRAVEL_MESSAGES.errorTitle,
           message: errorMessage(error, TRAVEL_MESSAGES.deviceUpdateError),
         }),
-    }),
-  );
+    });
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -69,6 +74,7 @@ function EditForm({ travelId, device, onClose }: { travelId: string; device: Tra
           Limites nesta viagem (vazio: sem limite)
         </Text>
         <LimitFields control={control} />
+        {reason.field}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={edit.isPending}>
             Cancelar

@@ -6,6 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { CreateTravelBody, Profile, z, type LatLng, type Travel } from '@sentinela/contract';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { NumberField } from '../../../components/form/NumberField';
 import { EnterprisePicker } from '../../../components/EnterprisePicker';
 import { ApiError, errorMessage } from '../../../lib/api-client';
@@ -97,6 +98,8 @@ export function TravelFormModal({ opened, onClose, travel }: TravelFormModalProp
   );
 }
 
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+
 /** The form's starting values: empty, or the travel being edited. */
 function defaultsOf(travel: Travel | undefined, userId: string): TravelFormInput {
   const place = (p: Travel['origin'] | undefined) => ({ address: p?.address ?? '', lat: p?.location?.[0] ?? '', lng: p?.location?.[1] ?? '' });
@@ -131,6 +134,10 @@ function TravelForm({ travel, onClose }: { travel: Travel | undefined; onClose: 
   });
 
   const chosenEnterprise = useWatch({ control, name: 'enterprise_id' });
+  // GxP mode (ADR 0061): changing the devices of an existing travel goes with a reason (its creation needs none).
+  const deviceIds = useWatch({ control, name: 'device_ids' });
+  const devicesChanged = !!travel && !sameSet(deviceIds, travel.devices.map((d) => d._id));
+  const reason = useChangeReason(devicesChanged);
   const clientId = travel ? (travel.enterprise?._id ?? null) : chooseEnterprise ? chosenEnterprise : enterprise._id;
   const responsibles = useResponsibles(clientId, user);
   const devices = useVisibleDevices(user);
@@ -186,8 +193,10 @@ function TravelForm({ travel, onClose }: { travel: Travel | undefined; onClose: 
       }
     };
     if (travel) {
+      const why = reason.take();
+      if (!why) return;
       const { enterprise_id: _chosen, ...changes } = checked.data;
-      update.mutate(changes, {
+      update.mutate({ ...changes, ...why }, {
         onSuccess: () => {
           notifications.show({ color: 'teal', title: TRAVEL_MESSAGES.successTitle, message: TRAVEL_MESSAGES.travelUpdated });
           onClose();
@@ -319,6 +328,7 @@ function TravelForm({ travel, onClose }: { travel: Travel | undefined; onClose: 
           />
         </SimpleGrid>
 
+        {reason.field}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose} disabled={saving}>
             Cancelar

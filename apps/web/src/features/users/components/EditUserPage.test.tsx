@@ -8,11 +8,12 @@ import { renderApp } from '../../../test/render';
 
 const joao = makeUser(3, { _id: 'u0000000-0000-4000-8000-000000000002', name: 'João Silva', username: 'joao.silva', email: 'joao.silva@aurora.example' });
 
-function open(profileId: 1 | 2 | 3, update: Handler) {
+function open(profileId: 1 | 2 | 3, update: Handler, gxp = false) {
   startSession(makeSession(profileId));
   const mock = mockFetch((request) => {
     const { pathname } = new URL(request.url, 'http://localhost');
     if (pathname === `/api/user/show/${joao._id}`) return jsonResponse(joao);
+    if (pathname === '/api/enterprise/compliance') return jsonResponse({ enterprise_id: 'e0000000-0000-4000-8000-000000000001', gxp });
     if (pathname === `/api/user/update/${joao._id}`) return update(request);
     return jsonResponse([]);
   });
@@ -47,6 +48,30 @@ describe('/edit-user "Editar Usuário" (M5)', () => {
     await userEvent.type(email, 'joao@aurora.example');
     await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText('Este usuário já está em uso.')).toBeTruthy();
+  });
+
+  it('X11 in GxP mode asks the reason for change in the same form and sends it; links to the user\'s audit trail', async () => {
+    const { requests } = open(2, (request) => jsonResponse({ ...joao, ...(request.body as object) }), true);
+    const name = (await screen.findByLabelText(/Nome/)) as HTMLInputElement;
+    // The menu has the whole trail; the screen's button opens this user's.
+    const links = await screen.findAllByRole('link', { name: /Trilha de auditoria/ });
+    expect(links.map((a) => a.getAttribute('href'))).toContain(`/audit-trail?entity_id=${joao._id}`);
+    await userEvent.clear(name);
+    await userEvent.type(name, 'João Paulo Silva');
+    expect(await screen.findByText(/Modo GxP: obrigatório/)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Informe o motivo da alteração.')).toBeTruthy();
+    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+
+    await userEvent.type(screen.getByLabelText(/Motivo da alteração/), 'Nome completo conforme o RG.');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Perfil editado com sucesso')).toBeTruthy();
+    expect(requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'João Paulo Silva',
+      username: 'joao.silva',
+      email: 'joao.silva@aurora.example',
+      reason: 'Nome completo conforme o RG.',
+    });
   });
 
   it('is for administrators only', async () => {

@@ -2,10 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Center, Group, Loader, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { MSG, UpdateUserBody, USER_MESSAGES, type UserDetail } from '@sentinela/contract';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { paths, withQuery } from '../../../lib/paths';
 import { useUpdateUser, useUser } from '../api/edit-user';
@@ -18,7 +19,15 @@ export function EditUserPage() {
 
   return (
     <Stack maw={560}>
-      <Title order={2}>Editar Usuário</Title>
+      <Group justify="space-between" gap="xs">
+        <Title order={2}>Editar Usuário</Title>
+        {/* X11: what was changed in this user's record and what they did, in the audit trail. */}
+        {user.data && (
+          <Button component={Link} variant="default" size="xs" leftSection={<IconHistory size={16} />} to={withQuery(paths.auditTrail, { entity_id: user.data._id })}>
+            Trilha de auditoria
+          </Button>
+        )}
+      </Group>
       {!id ? (
         <Alert color="yellow" icon={<IconAlertCircle />}>
           Escolha o usuário a editar em Usuários.
@@ -53,6 +62,8 @@ function EditUserForm({ user }: { user: UserDetail }) {
   const navigate = useNavigate();
   const update = useUpdateUser(user._id);
   const [saved, setSaved] = useState(false);
+  // A user's name and username are GxP records (ADR 0061): their change goes with its reason.
+  const reason = useChangeReason();
   const {
     register,
     handleSubmit,
@@ -63,8 +74,10 @@ function EditUserForm({ user }: { user: UserDetail }) {
     defaultValues: { name: user.name, username: user.username, email: user.email },
   });
 
-  const onSubmit = handleSubmit((body) =>
-    update.mutate(body, {
+  const onSubmit = handleSubmit((body) => {
+    const why = reason.take();
+    if (!why) return;
+    update.mutate({ ...body, ...why }, {
       onSuccess: () => setSaved(true),
       onError: (error) => {
         // A taken username or email, or a field the server refused, is shown under its field; anything else alerts.
@@ -72,8 +85,8 @@ function EditUserForm({ user }: { user: UserDetail }) {
         for (const [field, message] of fields) setError(field, { message });
         if (fields.length === 0) notifications.show({ color: 'red', title: 'Erro!', message: errorMessage(error, 'Não foi possível salvar o usuário.') });
       },
-    }),
-  );
+    });
+  });
   const back = () => navigate(user.enterprise ? withQuery(paths.enterpriseUsers, { id: user.enterprise._id }) : paths.selectUser);
 
   return (
@@ -83,6 +96,7 @@ function EditUserForm({ user }: { user: UserDetail }) {
           <TextInput label="Nome" required error={errors.name?.message} {...register('name')} />
           <TextInput label="Usuário" required autoComplete="off" error={errors.username?.message} {...register('username')} />
           <TextInput label="Email" type="email" required error={errors.email?.message} {...register('email')} />
+          {reason.field}
           <Group justify="flex-end">
             <Button variant="default" onClick={back} disabled={update.isPending}>
               Voltar

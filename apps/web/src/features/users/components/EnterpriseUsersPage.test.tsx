@@ -65,7 +65,7 @@ describe('/enterprise-users (M4)', () => {
       'joao.silva',
       '05/03/2024 10:00:00',
       '2',
-      'DispositivosEditarLogsAlterar senhaDesativar',
+      'DispositivosEditarLogsTrilhaAlterar senhaDesativar',
     ]);
     expect(within(rowOf('João Silva')).getByRole('link', { name: 'Logs' }).getAttribute('href')).toMatch(/^\/acess-log\?user_id=/);
     expect(within(rowOf('João Silva')).getByRole('link', { name: 'Dispositivos' }).getAttribute('href')).toMatch(
@@ -169,9 +169,9 @@ describe('/enterprise-users (M4)', () => {
     await screen.findByText('João Silva');
     const actionsOf = (name: string) => within(rowOf(name)).getAllByRole('cell').at(-1)?.textContent;
     expect(within(rowOf('Aurora Administração')).getByText('Proprietário')).toBeTruthy();
-    expect(actionsOf('Aurora Administração')).toBe('Logs');
-    expect(actionsOf('Terceiro Adm')).toBe('Logs');
-    expect(actionsOf('João Silva')).toBe('DispositivosEditarLogsAlterar senhaDesativar');
+    expect(actionsOf('Aurora Administração')).toBe('LogsTrilha');
+    expect(actionsOf('Terceiro Adm')).toBe('LogsTrilha');
+    expect(actionsOf('João Silva')).toBe('DispositivosEditarLogsTrilhaAlterar senhaDesativar');
     expect(actionsOf('Segundo Adm')).toBe('Você');
   });
 

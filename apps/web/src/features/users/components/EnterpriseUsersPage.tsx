@@ -97,6 +97,10 @@ export function EnterpriseUsersPage() {
         <Button size="xs" variant="light" color="gray" component={Link} to={withQuery(paths.accessLog, { user_id: u._id })}>
           Logs
         </Button>
+        {/* X11: the changes of this user's record and what they did (the same admins read users and the trail). */}
+        <Button size="xs" variant="light" color="gray" component={Link} to={withQuery(paths.auditTrail, { entity_id: u._id })}>
+          Trilha
+        </Button>
         {!u.disabled && may('reset-password') && (
           <Button
             size="xs"
