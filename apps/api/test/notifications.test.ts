@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { startFakeTelegram, type BotApiCall, type FakeTelegram } from './fake-telegram';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
@@ -328,3 +330,50 @@ async function answerOf(callbackId: string): Promise<string> {
   const call = await telegram.waitForCall((c) => c.method === 'answerCallbackQuery' && c.params.callback_query_id === callbackId);
   return String(call.params.text);
 }
+
+describe('X11 the Reconhecer button in GxP mode (ADR 0062)', () => {
+  it('X11 opens the signing page instead of acknowledging; signed there, a later press finds it acknowledged', async () => {
+    // Aurora in GxP mode; João's chat is linked and Telegram is on (the delivery test above).
+    expect((await ctx.request('PUT', '/api/enterprise/compliance', aurora, { gxp: true })).json()).toMatchObject({ gxp: true });
+    expect(await channelsOf(joao)).toContain('telegram');
+    const before = telegram.calls.length;
+    // An open alarm of Aurora's truck, announced by the sweep (how the ingestion opens one is tested above).
+    const device = await deviceByMac(ctx, TRUCK_2);
+    const startedAt = new Date(ctx.clock.now().getTime() - 5 * 60_000);
+    const alarm = await ctx.db
+      .insertInto('alarms')
+      .values({ device_id: device.id, travel_id: null, type: 'temperature_high', message: 'Temperatura acima do limite máximo (8,00 °C)', started_at: startedAt, ended_at: null, temperature_min: 12, temperature_max: 12, humidity_min: null, humidity_max: null, acknowledged_at: null, acknowledged_by: null, acknowledge_message: null, created_at: startedAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await ctx.services.alarmDeliveries.sweep()).toBeGreaterThanOrEqual(1);
+    const message = await telegram.waitForCall((c) => telegram.calls.indexOf(c) >= before && sentTo(JOAO_CHAT, (t) => t.includes('Temperatura acima'))(c));
+    const data = (message.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard[0]![0]!.callback_data;
+    await waitForDeliveries(ctx, alarm.id, aurora, 3);
+    const messageId = Number((await ctx.db.selectFrom('alarm_deliveries').select('telegram_message_id').where('alarm_id', '=', alarm.id).where('channel', '=', 'telegram').executeTakeFirstOrThrow()).telegram_message_id);
+    const acknowledgement = async () => (await ctx.db.selectFrom('alarms').select(['acknowledged_at', 'ack_signature_id']).where('id', '=', alarm.id).executeTakeFirstOrThrow());
+
+    // The press acknowledges nothing: the answer and the edited message point to the device's page, the button stays.
+    const press = telegram.pressButton(JOAO_CHAT, messageId, data);
+    expect(await answerOf(press)).toBe('Modo GxP: assine o reconhecimento no Sentinela (link na mensagem).');
+    const edit = await telegram.waitForCall((c) => c.method === 'editMessageText' && Number(c.params.message_id) === messageId && String(c.params.text).includes('Modo GxP'));
+    expect(String(edit.params.text)).toContain(`Assine na aba Alarmes: http://sentinela.test/device-history/${encodeURIComponent(TRUCK_2)}/${device.id}`);
+    expect((edit.params.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> }).inline_keyboard[0]![0]!.callback_data).toBe(data);
+    expect(await acknowledgement()).toEqual({ acknowledged_at: null, ack_signature_id: null });
+    const entries = await ctx.db.selectFrom('audit_trail').select('action').where(sql<boolean>`subject_ids @> ARRAY[${alarm.id}]::text[]`).where('entity', '=', 'alarm').execute();
+    expect(entries.map((e) => e.action)).not.toContain('update');
+
+    // Pressed twice: the same answer, still nothing acknowledged.
+    expect(await answerOf(telegram.pressButton(JOAO_CHAT, messageId, data))).toBe('Modo GxP: assine o reconhecimento no Sentinela (link na mensagem).');
+    expect((await acknowledgement()).acknowledged_at).toBeNull();
+
+    // Signed on the site with the password and a meaning; the button then says it was acknowledged.
+    const signed = await ctx.request('POST', `/api/alarms/${alarm.id}/acknowledge`, joao, { message: 'Porta do baú fechada.', password: DEMO_PASSWORD, meaning: 'Revisado' });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json().acknowledge.signature).toMatchObject({ printed_name: 'João Silva', username: 'joao.silva', meaning: 'Revisado' });
+    expect((await acknowledgement()).ack_signature_id).not.toBeNull();
+    expect(await answerOf(telegram.pressButton(JOAO_CHAT, messageId, data))).toBe('Este alarme já foi reconhecido.');
+
+    // Back out of GxP mode (with its reason) for whatever runs after.
+    expect((await ctx.request('PUT', '/api/enterprise/compliance', aurora, { gxp: false, reason: 'Fim do teste do modo GxP.' })).statusCode).toBe(200);
+  });
+});

@@ -267,7 +267,7 @@ export class AlarmDeliveryService {
    * the chat it was sent to by the person it was sent to, who is still linked to that chat, active, and may still
    * see the device; anything else is refused, logged, and changes nothing.
    */
-  async acknowledgeFromTelegram(press: { token: string; chatId: string; fromId: string }): Promise<{ answer: string; editedText?: string }> {
+  async acknowledgeFromTelegram(press: { token: string; chatId: string; fromId: string }): Promise<{ answer: string; editedText?: string; keepButton?: boolean }> {
     const refuse = (why: string, extra: Record<string, unknown> = {}) => {
       this.log.warn({ why, chatId: press.chatId, fromId: press.fromId, ...extra }, 'telegram acknowledgement refused');
       return { answer: REFUSED };
@@ -296,7 +296,8 @@ export class AlarmDeliveryService {
         const device = await this.db.selectFrom('alarms as a').innerJoin('devices as d', 'd.id', 'a.device_id').select(['d.id', 'd.mac']).where('a.id', '=', delivery.alarm_id).executeTakeFirstOrThrow();
         const link = `${this.config.publicUrl}/device-history/${encodeURIComponent(device.mac)}/${device.id}`;
         const current = await this.currentText(delivery.alarm_id);
-        return { answer: GXP_SIGN_ANSWER, editedText: `${current.editedText ?? ''}\n\nModo GxP: o reconhecimento é uma assinatura eletrônica. Assine na aba Alarmes: ${link}`.trim() };
+        // The button stays: pressed again once GxP mode is off, it acknowledges.
+        return { answer: GXP_SIGN_ANSWER, editedText: `${current.editedText ?? ''}\n\nModo GxP: o reconhecimento é uma assinatura eletrônica. Assine na aba Alarmes: ${link}`.trim(), keepButton: true };
       }
       throw error;
     }

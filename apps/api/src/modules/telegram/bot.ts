@@ -8,8 +8,11 @@ import type { JobLog } from '../../jobs/job-queue';
 export interface TelegramHandlers {
   /** /start in a private chat: the answer (the link that links the chat to an account). */
   start(chatId: string): Promise<string>;
-  /** A press on a "Reconhecer" button: the short answer shown to the person, and the message's new text, if any. */
-  acknowledge(press: { token: string; chatId: string; fromId: string; messageId: number }): Promise<{ answer: string; editedText?: string }>;
+  /**
+   * A press on a "Reconhecer" button: the short answer shown to the person, the message's new text, if any, and
+   * whether the button stays under it (a press that acknowledged nothing, GxP mode: ADR 0062).
+   */
+  acknowledge(press: { token: string; chatId: string; fromId: string; messageId: number }): Promise<{ answer: string; editedText?: string; keepButton?: boolean }>;
 }
 
 /** The prefix of the data of a "Reconhecer" button: `ack:<one-time token>` (at most 64 bytes, Telegram's limit). */
@@ -140,8 +143,14 @@ export class TelegramBot {
       messageId: message.message_id,
     });
     if (result.editedText !== undefined) {
-      // Without reply_markup the button goes: the alarm is acknowledged once.
-      await ctx.api.editMessageText(message.chat.id, message.message_id, result.editedText, { link_preview_options: { is_disabled: true } });
+      // Without reply_markup the button goes: the alarm is acknowledged once. A press that acknowledged nothing keeps it.
+      const keep = result.keepButton && 'reply_markup' in message ? { reply_markup: message.reply_markup } : {};
+      try {
+        await ctx.api.editMessageText(message.chat.id, message.message_id, result.editedText, { link_preview_options: { is_disabled: true }, ...keep });
+      } catch (error) {
+        // The same text again (a second press in GxP mode): Telegram refuses an edit that changes nothing; the answer still goes.
+        if (!(error instanceof Error && error.message.includes('message is not modified'))) throw error;
+      }
     }
     await ctx.answerCallbackQuery({ text: result.answer, show_alert: result.editedText === undefined });
   }
