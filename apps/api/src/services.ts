@@ -57,6 +57,7 @@ import { BillingCycle } from './modules/billing/cycle';
 import { InvoicePdfService } from './modules/billing/invoice-pdf';
 import { CardService } from './modules/cards/service';
 import { SubscriptionService } from './modules/subscriptions/service';
+import { AuditTrailExportService } from './modules/audit-trail/export';
 import { AuditTrailService } from './modules/audit-trail/service';
 import { ComplianceService } from './modules/compliance/service';
 import { SignatureService } from './modules/signatures/service';
@@ -150,6 +151,7 @@ export interface AppServices {
   subscriptions: SubscriptionService;
   /** The audit trail (X11, ADR 0060): read and verified here, written by the database. */
   auditTrail: AuditTrailService;
+  auditTrailExports: AuditTrailExportService;
   /** GxP mode per enterprise (X11, ADR 0061). */
   compliance: ComplianceService;
   /** Electronic signatures: alarm acknowledgements in GxP mode, report approvals (X11, ADR 0062). */
@@ -201,6 +203,7 @@ export function createServices(
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
   });
+  const auditTrail = new AuditTrailService(db);
   return {
     config,
     db,
@@ -281,7 +284,8 @@ export function createServices(
     cards: new CardService(db, clock, config.cardProvider, log),
     billingCycle,
     subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
-    auditTrail: new AuditTrailService(db),
+    auditTrail,
+    auditTrailExports: new AuditTrailExportService(db, clock, config, signing, auditTrail),
     compliance,
     signatures,
     reportApprovals: new ReportApprovalService(db, clock, signatures),

@@ -98,6 +98,12 @@ describe('X11 audit trail, reasons and signatures in the browser', () => {
     expect(await page.getByTestId('verify-result').innerText()).toMatch(/Trilha íntegra/);
     await screenshot(page, 'x11-audit-trail');
 
+    // The filtered trail exported signed (ADR 0063): a PDF, and the CSV with its signature in a ZIP.
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PDF assinado' }).click()]);
+    expect(pdf.suggestedFilename()).toMatch(/^trilha-de-auditoria-\d{8}\.pdf$/);
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV assinado' }).click()]);
+    expect(zip.suggestedFilename()).toMatch(/^trilha-de-auditoria-\d{8}\.zip$/);
+
     // At a phone's width the same screen reads top to bottom.
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'x11-audit-trail-phone');

@@ -33,6 +33,7 @@ export * from './subscriptions';
 export * from './completeness';
 export * from './text-format';
 export * from './audit-trail';
+export * from './audit-labels';
 export * from './compliance';
 export * from './signatures';
 export * from './password-strength';

@@ -40,6 +40,7 @@ const byTag: Record<Tag, Record<string, string>> = {
   Compliance: {
     'GET /api/audit-trail': 'The audit trail, filtered and paged (enterprise admins: their enterprise; super admin: all)',
     'GET /api/audit-trail/verify': 'Recompute the audit trail hash chain(s): ok, entries and the first bad sequence',
+    'GET /api/audit-trail/export/:format': 'Export the filtered trail signed: a signed PDF, or a ZIP of the CSV and its detached CMS signature',
     'GET /api/enterprise/compliance': 'Whether the enterprise is in GxP mode',
     'PUT /api/enterprise/compliance': 'Turn GxP mode on or off (a reason is required to turn it off)',
     'POST /api/reports/:id/approve': 'Approve a generated report with an electronic signature (password and meaning)',

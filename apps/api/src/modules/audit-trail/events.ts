@@ -25,3 +25,20 @@ export async function recordSignIn(
     after: { username, outcome },
   });
 }
+
+/**
+ * An export of the trail (ADR 0063): which file (its SHA-256 and size) was handed out, with which filters, in the
+ * exported enterprise's chain (the platform's for a super admin's export of several or of the platform's).
+ */
+export async function recordTrailExport(
+  db: Db,
+  exported: { enterpriseId: string | null; documentId: string; format: string; entries: number; filters: Record<string, unknown>; sha256: string; size: number; verified: boolean },
+): Promise<void> {
+  await recordAuditEvent(db, {
+    enterpriseId: exported.enterpriseId,
+    action: 'export',
+    entity: 'audit_trail',
+    entityId: exported.documentId,
+    after: { format: exported.format, entries: exported.entries, filters: exported.filters, sha256: exported.sha256, file_size: exported.size, verified: exported.verified },
+  });
+}

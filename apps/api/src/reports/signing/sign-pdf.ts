@@ -63,3 +63,11 @@ function signerFor(identity: SigningIdentity): CmsSigner {
   }
   return signer;
 }
+
+/**
+ * A detached CMS (PKCS#7, DER) signature of any bytes with the reports' certificate: what a file that cannot hold a
+ * signature (a CSV) is handed out with, as `<file>.p7s` (`openssl cms -verify -binary -inform DER -content <file>`).
+ */
+export function signDetached(data: Buffer, identity: SigningIdentity, signingTime?: Date): Promise<Buffer> {
+  return signerFor(identity).sign(data, signingTime);
+}

@@ -1,12 +1,12 @@
 import { Alert, Badge, Button, Group, Pagination, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { AuditEntry } from '@sentinela/contract';
-import { IconShieldCheck, IconShieldX } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconFileTypePdf, IconShieldCheck, IconShieldX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { RetryAlert } from '../../../components/QueryStatus';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-import { useAuditTrail, useVerifyAuditTrail, type AuditFilters } from '../api/audit-trail';
+import { useAuditTrail, useExportAuditTrail, useVerifyAuditTrail, type AuditFilters } from '../api/audit-trail';
 import { ACTION_LABELS, ACTOR_TYPE_LABELS, ENTITY_LABELS, fieldLabel, formatValue } from '../labels';
 
 const FILTER_KEYS = ['entity', 'entity_id', 'actor', 'from', 'to', 'enterprise_id'] as const;
@@ -36,6 +36,7 @@ export function AuditTrailPage() {
   };
   const trail = useAuditTrail(filters);
   const verify = useVerifyAuditTrail();
+  const exporting = useExportAuditTrail();
 
   const apply = (next: Record<string, string>, nextPage = 1) => {
     const query = new URLSearchParams();
@@ -95,10 +96,33 @@ export function AuditTrailPage() {
         <Text size="sm" c="dimmed">
           {trail.data ? `${trail.data.total.toLocaleString('pt-BR')} ${trail.data.total === 1 ? 'registro' : 'registros'}` : ''}
         </Text>
-        <Button variant="light" leftSection={<IconShieldCheck size={16} />} loading={verify.isPending} onClick={() => verify.mutate(filters.enterprise_id)}>
-          Verificar integridade
-        </Button>
+        <Group gap="xs" wrap="wrap">
+          {/* Signed exports of what the filters show (ADR 0063): a signed PDF, or the CSV with its signature in a ZIP. */}
+          <Button
+            variant="default"
+            leftSection={<IconFileTypePdf size={16} />}
+            loading={exporting.isPending && exporting.variables.format === 'pdf'}
+            disabled={exporting.isPending}
+            onClick={() => exporting.mutate({ format: 'pdf', filters })}
+          >
+            PDF assinado
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconFileSpreadsheet size={16} />}
+            loading={exporting.isPending && exporting.variables.format === 'csv'}
+            disabled={exporting.isPending}
+            onClick={() => exporting.mutate({ format: 'csv', filters })}
+            title="Um arquivo ZIP com o CSV e a assinatura digital dele (.p7s)"
+          >
+            CSV assinado
+          </Button>
+          <Button variant="light" leftSection={<IconShieldCheck size={16} />} loading={verify.isPending} onClick={() => verify.mutate(filters.enterprise_id)}>
+            Verificar integridade
+          </Button>
+        </Group>
       </Group>
+      {exporting.isError && <Alert color="red">{errorMessage(exporting.error, 'Não foi possível exportar a trilha.')}</Alert>}
       {verify.data &&
         (verify.data.ok ? (
           <Alert color="teal" icon={<IconShieldCheck />} title="Trilha íntegra" data-testid="verify-result">
