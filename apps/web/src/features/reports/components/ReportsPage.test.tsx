@@ -50,7 +50,7 @@ describe('/reports (R3)', () => {
       '01/03/2024 09:00 – 03/03/2024 09:30',
       '03/03/2024 12:00:05',
       'PDF',
-      'Baixar relatório',
+      'Baixar relatórioAprovar',
     ]);
     expect(cells(queued!).slice(3, 6)).toEqual(['Em processamento', '01/03/2024 09:00 – 03/03/2024 09:30', '--']);
     expect(cells(excel!).slice(4, 7)).toEqual(['--', '03/03/2024 12:00:05', 'XLSX']);
@@ -180,5 +180,50 @@ describe('/reports (R3)', () => {
     await screen.findByText('Sensor 01');
     expect(screen.queryByRole('button', { name: 'Gerar relatórios' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Atualizar' })).toBeTruthy();
+  });
+
+  it('X11 approves a generated report with an electronic signature: meaning and password, a wrong one said, then the signature shown', async () => {
+    const signature = {
+      _id: 's0000000-0000-4000-8000-000000000001',
+      printed_name: 'João Silva',
+      username: 'joao.silva',
+      meaning: 'Aprovado' as const,
+      signed_at: '2024-03-03T15:10:00.000Z',
+      record_hash: 'a'.repeat(64),
+      hash: 'b'.repeat(64),
+    };
+    let approved = false;
+    let attempts = 0;
+    const { requests } = openReports((request) => {
+      if (request.url === `/api/reports/${GENERATED._id}/approve`) {
+        attempts += 1;
+        if (attempts === 1) return errorResponse(403, 'Senha incorreta. A assinatura não foi registrada.', 'FORBIDDEN');
+        approved = true;
+        return jsonResponse({ ...GENERATED, approval: signature });
+      }
+      return jsonResponse([approved ? { ...GENERATED, approval: signature } : GENERATED, QUEUED]);
+    });
+    await screen.findByText('Sensor 01');
+    // A report still being generated has nothing to approve.
+    const [, queued] = bodyRows() as HTMLElement[];
+    expect(within(queued!).queryByRole('button', { name: 'Aprovar' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Aprovar' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Aprovar relatório' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Aprovar e assinar' }));
+    expect(await dialog.findByText('Escolha o significado da assinatura.')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('textbox', { name: /Significado da assinatura/ }));
+    await userEvent.click(await dialog.findByRole('option', { name: 'Aprovado' }));
+    await userEvent.type(dialog.getByLabelText(/Sua senha/), 'errada');
+    await userEvent.click(dialog.getByRole('button', { name: 'Aprovar e assinar' }));
+    expect(await dialog.findByText('Senha incorreta. A assinatura não foi registrada.')).toBeTruthy();
+    await userEvent.clear(dialog.getByLabelText(/Sua senha/));
+    await userEvent.type(dialog.getByLabelText(/Sua senha/), 'Senha@Certa2026');
+    await userEvent.click(dialog.getByRole('button', { name: 'Aprovar e assinar' }));
+    expect(await screen.findByText(/Assinado eletronicamente por/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Aprovar' })).toBeNull();
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.body)).toEqual([
+      { password: 'errada', meaning: 'Aprovado' },
+      { password: 'Senha@Certa2026', meaning: 'Aprovado' },
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import { Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, REPORT_MESSAGES, type Report } from '@sentinela/contract';
-import { IconFileUpload, IconFileZip, IconFilter, IconRefresh } from '@tabler/icons-react';
+import { IconFileUpload, IconFileZip, IconFilter, IconRefresh, IconSignature } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
+import { SignatureLine } from '../../../components/compliance/SignatureLine';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { RetryAlert } from '../../../components/QueryStatus';
@@ -16,6 +17,7 @@ import { periodFormToFilters, type PeriodForm } from '../period-filter';
 import '../styles';
 import { useBulkDownload } from '../use-bulk-download';
 import { reportGeneratedAt, reportKindName, reportName, reportPeriodEnds, reportType } from '../view';
+import { ApproveReportModal } from './ApproveReportModal';
 import { ExcelUploadModal } from './ExcelUploadModal';
 import { ReportStatusBadge } from './ReportStatusBadge';
 
@@ -30,6 +32,7 @@ export function ReportsPage() {
   const reports = useReports(filters);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const [uploading, setUploading] = useState(false);
+  const [approving, setApproving] = useState<Report | null>(null);
   const bulk = useBulkDownload();
 
   const rows = useMemo(() => reports.data ?? [], [reports.data]);
@@ -55,9 +58,28 @@ export function ReportsPage() {
       { key: 'period', header: 'Período', render: (r) => <PeriodText report={r} /> },
       { key: 'generated', header: 'Gerado em', render: (r) => <NoWrap>{reportGeneratedAt(r)}</NoWrap> },
       { key: 'type', header: 'Tipo', render: reportType },
-      { key: 'actions', header: 'Ações', render: (r) => <DownloadAction report={r} /> },
+      {
+        key: 'actions',
+        header: 'Ações',
+        // X11 (ADR 0062): once the file exists, it can be approved with an electronic signature, shown here after.
+        render: (r) => (
+          <Stack gap={4} align="flex-start">
+            <DownloadAction report={r} />
+            {r.approval ? (
+              <SignatureLine signature={r.approval} />
+            ) : (
+              canGenerate &&
+              r.download_url && (
+                <Button size="compact-xs" variant="light" leftSection={<IconSignature size={14} />} onClick={() => setApproving(r)}>
+                  Aprovar
+                </Button>
+              )
+            )}
+          </Stack>
+        ),
+      },
     ],
-    [],
+    [canGenerate],
   );
 
   const closeUpload = () => {
@@ -138,6 +160,7 @@ export function ReportsPage() {
       )}
 
       {canGenerate && <ExcelUploadModal opened={uploading} onClose={closeUpload} />}
+      <ApproveReportModal report={approving} onClose={() => setApproving(null)} />
     </Stack>
   );
 }
