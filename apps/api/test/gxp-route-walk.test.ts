@@ -183,6 +183,24 @@ const CASES: Record<string, WalkCase[]> = {
       return { method: 'DELETE', url: `/api/monitor-links/${link.id}` };
     } },
   ],
+  'POST /api/api-tokens': [
+    { what: 'an API token created', who: 'aurora', needsReason: false, request: async () => ({ method: 'POST', url: '/api/api-tokens', body: { name: 'ERP da expedição', scopes: ['readings:read'] } }) },
+  ],
+  'DELETE /api/api-tokens/:id': [
+    { what: 'an API token revoked', who: 'aurora', needsReason: false, request: async () => {
+      const token = await ctx.db.selectFrom('api_tokens').select('id').where('name', '=', 'ERP da expedição').executeTakeFirstOrThrow();
+      return { method: 'DELETE', url: `/api/api-tokens/${token.id}` };
+    } },
+  ],
+  'POST /api/webhooks': [
+    { what: 'a webhook created', who: 'aurora', needsReason: false, request: async () => ({ method: 'POST', url: '/api/webhooks', body: { url: 'https://hooks.example.com/sentinela', events: ['alarm.opened'], description: 'ERP' } }) },
+  ],
+  'PUT /api/webhooks/:id': [
+    { what: 'a webhook\'s events changed', who: 'aurora', needsReason: false, request: async () => ({ method: 'PUT', url: `/api/webhooks/${await webhookId()}`, body: { events: ['alarm.opened', 'alarm.ended'] } }) },
+  ],
+  'DELETE /api/webhooks/:id': [
+    { what: 'a webhook deleted', who: 'aurora', needsReason: false, request: async () => ({ method: 'DELETE', url: `/api/webhooks/${await webhookId()}` }) },
+  ],
   'PUT /api/enterprise/alarm-escalation': [
     { what: 'reminders and escalation of the enterprise', who: 'aurora', needsReason: false, request: async () => ({ method: 'PUT', url: '/api/enterprise/alarm-escalation', body: { reminder_minutes: 60, escalation_minutes: 120 } }) },
   ],
@@ -230,6 +248,8 @@ const OUTSIDE: Record<string, string> = {
   'DELETE /api/me/telegram': 'unlinks one\'s Telegram chat; not a GxP field',
   'POST /api/me/push-subscriptions': 'a browser\'s push subscription',
   'DELETE /api/me/push-subscriptions': 'a browser\'s push subscription',
+  'POST /api/webhooks/:id/test': 'sends a test event to a webhook (its delivery log is not a GxP record)',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'sends a delivery again (its delivery log is not a GxP record)',
   'POST /api/enterprise/plan': 'billing',
   'PUT /api/subscription': 'billing',
   'DELETE /api/subscription/pending-change': 'billing',
@@ -252,6 +272,10 @@ const OUTSIDE: Record<string, string> = {
 
 /** Routes whose body takes a `reason` with a rule of its own (not the GxP reason for change of ADR 0061). */
 const OWN_REASON_RULES = new Set(['PUT /api/enterprise/compliance', 'POST /api/invoices/:id/mark-paid']);
+
+async function webhookId(): Promise<string> {
+  return (await ctx.db.selectFrom('webhooks').select('id').where('description', '=', 'ERP').executeTakeFirstOrThrow()).id;
+}
 
 async function gatewayId(name: string): Promise<string> {
   return (await ctx.db.selectFrom('gateways').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
