@@ -211,7 +211,7 @@ describe('/reports (R3)', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Aprovar relatório' }));
     await userEvent.click(dialog.getByRole('button', { name: 'Aprovar e assinar' }));
     expect(await dialog.findByText('Escolha o significado da assinatura.')).toBeTruthy();
-    await userEvent.click(dialog.getByRole('textbox', { name: /Significado da assinatura/ }));
+    await userEvent.click(dialog.getByRole('combobox', { name: /Significado da assinatura/ }));
     await userEvent.click(await dialog.findByRole('option', { name: 'Aprovado' }));
     await userEvent.type(dialog.getByLabelText(/Sua senha/), 'errada');
     await userEvent.click(dialog.getByRole('button', { name: 'Aprovar e assinar' }));
