@@ -59,6 +59,7 @@ import { complianceRoutes } from './modules/compliance/routes';
 import { apiTokenRoutes } from './modules/api-tokens/routes';
 import { readingsExportRoutes } from './modules/readings/export-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { retentionRoutes } from './modules/retention/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -159,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     apiTokenRoutes,
     readingsExportRoutes,
     webhookRoutes,
+    retentionRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

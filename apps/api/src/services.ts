@@ -60,6 +60,7 @@ import { SubscriptionService } from './modules/subscriptions/service';
 import { AuditTrailExportService } from './modules/audit-trail/export';
 import { AuditTrailService } from './modules/audit-trail/service';
 import { ComplianceService } from './modules/compliance/service';
+import { RetentionService } from './modules/retention/service';
 import { SignatureService } from './modules/signatures/service';
 import { ReportApprovalService } from './modules/reports/approval';
 import { ApiTokenService } from './modules/api-tokens/service';
@@ -154,6 +155,7 @@ export interface AppServices {
   auditTrailExports: AuditTrailExportService;
   /** GxP mode per enterprise (X11, ADR 0061). */
   compliance: ComplianceService;
+  retention: RetentionService;
   /** Electronic signatures: alarm acknowledgements in GxP mode, report approvals (X11, ADR 0062). */
   signatures: SignatureService;
   /** Report approvals, signed (X11, ADR 0062). */
@@ -185,7 +187,8 @@ export function createServices(
   const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
   const renderPool = new RenderPool(config.reportWorkers);
   const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
-  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, new ReportStorage(config.reportsDir), signing, log, events);
+  const reportStorage = new ReportStorage(config.reportsDir);
+  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, reportStorage, signing, log, events);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
@@ -287,6 +290,7 @@ export function createServices(
     auditTrail,
     auditTrailExports: new AuditTrailExportService(db, clock, config, signing, auditTrail),
     compliance,
+    retention: new RetentionService(db, clock, reportStorage, jobs, log),
     signatures,
     reportApprovals: new ReportApprovalService(db, clock, signatures),
     apiTokens,

@@ -175,6 +175,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   billingIssueDaysBefore: 7,
   // Tests run the billing cycle themselves, under their clock.
   billingCycleMinutes: 0,
+  // Tests run the retention themselves, under their clock.
+  retentionCheckMinutes: 0,
   // No receiving bank account unless a test sets one (financial.test.ts).
   bankAccount: null,
   // No card provider unless a test starts its local Pagar.me (cards.test.ts).

@@ -35,6 +35,7 @@ export * from './text-format';
 export * from './audit-trail';
 export * from './audit-labels';
 export * from './compliance';
+export * from './retention';
 export * from './signatures';
 export * from './password-strength';
 export * from './api-tokens';

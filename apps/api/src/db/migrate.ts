@@ -27,6 +27,7 @@ import * as auditTrail from './migrations/2026-11-28T0700-audit-trail';
 import * as accountChangeReports from './migrations/2026-11-28T0716-account-change-reports';
 import * as integrations from './migrations/2026-11-28T1045-integrations';
 import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
+import * as retention from './migrations/2026-11-28T1133-retention';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T0716-account-change-reports': accountChangeReports,
   '2026-11-28T1045-integrations': integrations,
   '2026-11-28T1108-gxp-location-links': gxpLocationLinks,
+  '2026-11-28T1133-retention': retention,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -85,5 +87,11 @@ export async function migrateToLatest(db: Db): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+  // The audit trail's update triggers name the columns of their table (ADR 0060): a migration that added a column to an
+  // audited table would leave its changes out of the trail. Re-attached after every migration run, whatever it changed.
+  if (results?.some((r) => r.status === 'Success')) {
+    const audited = await sql<{ found: boolean }>`select to_regclass('public.audit_tables') is not null as found`.execute(db);
+    if (audited.rows[0]?.found) await sql`SELECT audit_refresh(table_name) FROM audit_tables`.execute(db);
   }
 }

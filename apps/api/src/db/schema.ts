@@ -23,6 +23,11 @@ export interface EnterprisesTable {
   escalation_minutes: Generated<number>;
   /** GxP mode (ADR 0061): reasons for change and electronic signatures. */
   gxp: Generated<boolean>;
+  /** Retention (ADR 0081): days readings and report files are kept; a legal hold keeps everything. */
+  readings_retention_days: Generated<number>;
+  report_files_retention_days: Generated<number>;
+  legal_hold: Generated<boolean>;
+  legal_hold_reason: string | null;
 }
 
 export interface UsersTable {
@@ -264,6 +269,8 @@ export interface ReportsTable {
   queue_turn: Generated<number>;
   /** The electronic signature that approved the report (ADR 0062). */
   approval_signature_id: Generated<string | null>;
+  /** When the retention removed its file (ADR 0081); the row stays for the trail. */
+  file_removed_at: Timestamp | null;
 }
 
 export interface FirmwaresTable {

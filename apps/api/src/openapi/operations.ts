@@ -43,6 +43,8 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/audit-trail/export/:format': 'Export the filtered trail signed: a signed PDF, or a ZIP of the CSV and its detached CMS signature',
     'GET /api/enterprise/compliance': 'Whether the enterprise is in GxP mode',
     'PUT /api/enterprise/compliance': 'Turn GxP mode on or off (a reason is required to turn it off)',
+    'GET /api/enterprise/retention': 'How long the enterprise\'s readings and report files are kept, and its legal hold',
+    'PUT /api/enterprise/retention': 'Change the retention periods or the legal hold (a reason is required in GxP mode)',
     'POST /api/reports/:id/approve': 'Approve a generated report with an electronic signature (password and meaning)',
   },
   Ingestion: {

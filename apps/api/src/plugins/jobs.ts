@@ -12,6 +12,7 @@ import type { AppServices } from '../services';
 async function jobs(app: FastifyInstance, { services }: { services: AppServices }) {
   let sweeper: NodeJS.Timeout | undefined;
   let billingTimer: NodeJS.Timeout | undefined;
+  let retentionTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     sweeping = services.alarmDeliveries
@@ -43,10 +44,19 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
       billingTimer = setInterval(queueBilling, minutes * 60_000);
       billingTimer.unref();
     }
+    // Retention (ADR 0081): the day's run, queued every RETENTION_CHECK_MINUTES and run once a day.
+    const retentionMinutes = services.config.retentionCheckMinutes;
+    if (retentionMinutes > 0) {
+      const queueRetention = () => void services.retention.queue().catch((err: unknown) => app.log.error({ err }, 'retention not queued'));
+      queueRetention();
+      retentionTimer = setInterval(queueRetention, retentionMinutes * 60_000);
+      retentionTimer.unref();
+    }
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(billingTimer);
+    clearInterval(retentionTimer);
     await sweeping;
     await services.webhooks.settled();
     await services.telegram.stop();

@@ -28,6 +28,8 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+// jsdom has no FontFaceSet; Mantine's autosized Textarea listens to it for fonts that finish loading.
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
 window.HTMLElement.prototype.scrollIntoView = () => {};
 window.scrollTo = () => {};
 

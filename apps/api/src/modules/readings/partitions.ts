@@ -36,3 +36,8 @@ export async function ensureReadingPartitions(db: Db, timestamps: Iterable<Date>
     known.add(key);
   }
 }
+
+/** After the retention dropped a partition (ADR 0081): the next reading of that month creates it again. */
+export function forgetReadingPartition(db: Db, partition: string): void {
+  knownMonths.get(db)?.delete(partition.replace(/^readings_p/, ''));
+}

@@ -3,6 +3,7 @@ import { recordAuditEvent } from '../audit-trail/repository';
 import type { ReadStream } from 'node:fs';
 import {
   REPORT_MESSAGES,
+  RETENTION_MESSAGES,
   ReportStatus,
   z,
   type ExcelGenerationResult,
@@ -189,6 +190,7 @@ export class ReportService {
     const row = await this.visible(scope, id);
     if ((row.kind === 'travel') !== (route === 'travel-report')) throw notFound(M.notFound);
     if (row.status === ReportStatus.Queued) throw conflict(REPORT_MESSAGES.stillGenerating);
+    if (row.file_removed_at) throw notFound(RETENTION_MESSAGES.fileRemoved);
     if (row.status !== ReportStatus.Generated || !row.file_path) throw notFound(M.notFound);
     const size = await this.storage.size(row.file_path);
     if (size === null) {

@@ -10,6 +10,7 @@ import { PushChannelRow } from './PushChannelRow';
 import '../styles';
 import { AlarmEscalationSection } from './AlarmEscalationSection';
 import { ComplianceSection } from './ComplianceSection';
+import { RetentionSection } from './RetentionSection';
 
 /**
  * /settings, Configurações (A10): "Por onde deseja receber notificações?" with a toggle per channel. A channel this
@@ -45,6 +46,7 @@ export function SettingsPage() {
       </Paper>
       {isEnterpriseAdmin && <AlarmEscalationSection />}
       {isEnterpriseAdmin && <ComplianceSection />}
+      {isEnterpriseAdmin && <RetentionSection />}
     </Stack>
   );
 }
