@@ -45,54 +45,54 @@ const settings = (days: number, extra: Record<string, unknown> = {}) => ({ readi
 
 describe('X14 retention settings (GET/PUT /api/enterprise/retention)', () => {
   it('X14 five years and a day by default, read by the enterprise admin; the super admin names the enterprise; nobody else', async () => {
-    const own = await ctx.request('GET', '/api/enterprise/retention', tokens['aurora.adm']);
+    const own = await ctx.request('GET', '/api/enterprise/retention', tokens['aurora.adm']!);
     expect(own.statusCode, own.body).toBe(200);
     expect(own.json()).toEqual({
-      enterprise_id: ids['Aurora Alimentos'], readings_days: 1827, report_files_days: 1827, legal_hold: false, legal_hold_reason: null, minimum_readings_days: 30,
+      enterprise_id: ids['Aurora Alimentos']!, readings_days: 1827, report_files_days: 1827, legal_hold: false, legal_hold_reason: null, minimum_readings_days: 30,
     } satisfies RetentionSettings);
 
-    const unnamed = await ctx.request('GET', '/api/enterprise/retention', tokens.admin);
+    const unnamed = await ctx.request('GET', '/api/enterprise/retention', tokens.admin!);
     expect(unnamed.statusCode).toBe(400);
     expect(unnamed.json().error).toBe('Informe a empresa.');
-    const named = await ctx.request('GET', `/api/enterprise/retention?enterprise_id=${ids['Vida Farma']}`, tokens.admin);
-    expect(named.json().enterprise_id).toBe(ids['Vida Farma']);
+    const named = await ctx.request('GET', `/api/enterprise/retention?enterprise_id=${ids['Vida Farma']!}`, tokens.admin!);
+    expect(named.json().enterprise_id).toBe(ids['Vida Farma']!);
 
     // Another enterprise's administrator cannot read nor change Aurora's; an ordinary user reads none.
-    const across = await ctx.request('GET', `/api/enterprise/retention?enterprise_id=${ids['Aurora Alimentos']}`, tokens['vida.adm']);
+    const across = await ctx.request('GET', `/api/enterprise/retention?enterprise_id=${ids['Aurora Alimentos']!}`, tokens['vida.adm']!);
     expect(across.statusCode).toBe(404);
     expect(across.json().error).toBe('Empresa não encontrada.');
-    const changeAcross = await put(tokens['vida.adm'], settings(60), `?enterprise_id=${ids['Aurora Alimentos']}`);
+    const changeAcross = await put(tokens['vida.adm']!, settings(60), `?enterprise_id=${ids['Aurora Alimentos']!}`);
     expect(changeAcross.statusCode).toBe(404);
-    expect((await ctx.request('GET', '/api/enterprise/retention', tokens['joao.silva'])).statusCode).toBe(403);
+    expect((await ctx.request('GET', '/api/enterprise/retention', tokens['joao.silva']!)).statusCode).toBe(403);
   });
 
   it('X14 refuses periods the column or the law cannot take, and a legal hold without its reason, in pt-BR', async () => {
     for (const days of [10, 36601, 2 ** 31, 1.5, -1]) {
-      const res = await put(tokens['aurora.adm'], settings(days));
+      const res = await put(tokens['aurora.adm']!, settings(days));
       expect(res.statusCode, String(days)).toBe(400);
       expect(res.json().error).toMatch(/deve ser um número inteiro entre 30 e 36600/);
     }
-    const hold = await put(tokens['aurora.adm'], settings(1827, { legal_hold: true }));
+    const hold = await put(tokens['aurora.adm']!, settings(1827, { legal_hold: true }));
     expect(hold.statusCode).toBe(400);
     expect(hold.json().error).toMatch(/Informe o motivo da retenção legal/);
-    const control = await put(tokens['aurora.adm'], settings(1827, { legal_hold: true, legal_hold_reason: 'Processo\u0000 123' }));
+    const control = await put(tokens['aurora.adm']!, settings(1827, { legal_hold: true, legal_hold_reason: 'Processo\u0000 123' }));
     expect(control.statusCode).toBe(400);
 
     // In GxP mode readings are kept at least five years, and every change carries its reason.
-    const gxp = await ctx.request('PUT', '/api/enterprise/compliance', tokens['vida.adm'], { gxp: true });
+    const gxp = await ctx.request('PUT', '/api/enterprise/compliance', tokens['vida.adm']!, { gxp: true });
     expect(gxp.statusCode, gxp.body).toBe(200);
-    const short = await put(tokens['vida.adm'], { ...settings(365), reason: REASON });
+    const short = await put(tokens['vida.adm']!, { ...settings(365), reason: REASON });
     expect(short.statusCode).toBe(400);
     expect(short.json().error).toBe('No modo GxP as leituras são guardadas por pelo menos 1827 dias (5 anos).');
-    const unexplained = await put(tokens['vida.adm'], settings(1900));
+    const unexplained = await put(tokens['vida.adm']!, settings(1900));
     expect(unexplained.statusCode).toBe(400);
     expect(unexplained.json().error).toBe('Informe o motivo da alteração.');
-    const held = await put(tokens['vida.adm'], { ...settings(1827, { legal_hold: true, legal_hold_reason: 'Inspeção sanitária em andamento (ANVISA 2026/77).' }), reason: REASON });
+    const held = await put(tokens['vida.adm']!, { ...settings(1827, { legal_hold: true, legal_hold_reason: 'Inspeção sanitária em andamento (ANVISA 2026/77).' }), reason: REASON });
     expect(held.statusCode, held.body).toBe(200);
     expect(held.json()).toMatchObject({ legal_hold: true, legal_hold_reason: 'Inspeção sanitária em andamento (ANVISA 2026/77).', minimum_readings_days: 1827 });
 
     // The change is in Vida's trail, with its reason.
-    const trail = (await ctx.request('GET', `/api/audit-trail?entity=enterprise&entity_id=${ids['Vida Farma']}`, tokens['vida.adm'])).json() as AuditTrailPage;
+    const trail = (await ctx.request('GET', `/api/audit-trail?entity=enterprise&entity_id=${ids['Vida Farma']!}`, tokens['vida.adm']!)).json() as AuditTrailPage;
     const entry = trail.data.find((e) => (e.after as Record<string, unknown> | null)?.legal_hold === true);
     expect(entry?.reason).toBe(REASON);
   });
@@ -100,7 +100,7 @@ describe('X14 retention settings (GET/PUT /api/enterprise/retention)', () => {
 
 describe('X14 the retention job', () => {
   it('X14 removes what each policy lets go, by rows or whole partitions, keeps what a legal hold covers, and writes it into the trail', async () => {
-    expect((await put(tokens['aurora.adm'], settings(60))).statusCode).toBe(200);
+    expect((await put(tokens['aurora.adm']!, settings(60))).statusCode).toBe(200);
     const old = { aurora400: daysAgo(400), aurora90: daysAgo(90), aurora10: daysAgo(10), vida2100: daysAgo(2100) };
     await storeReading(nums.chamber!, old.aurora400, 4.1);
     await storeReading(nums.chamber!, old.aurora90, 4.2);
@@ -142,21 +142,21 @@ describe('X14 the retention job', () => {
 
     expect(existsSync(path.join(folder, oldFile))).toBe(false);
     expect(existsSync(path.join(folder, recentFile))).toBe(true);
-    const gone = await ctx.request('GET', `/api/report/files/${oldReport.id}`, tokens['aurora.adm']);
+    const gone = await ctx.request('GET', `/api/report/files/${oldReport.id}`, tokens['aurora.adm']!);
     expect(gone.statusCode).toBe(404);
     expect(gone.json().error).toBe('O arquivo deste relatório foi removido pela política de retenção da empresa.');
-    expect((await ctx.request('GET', `/api/report/files/${recentReport.id}`, tokens['aurora.adm'])).statusCode).toBe(200);
+    expect((await ctx.request('GET', `/api/report/files/${recentReport.id}`, tokens['aurora.adm']!)).statusCode).toBe(200);
 
     // Aurora's trail says what went, and the chain still verifies.
-    const trail = (await ctx.request('GET', '/api/audit-trail?entity=readings', tokens['aurora.adm'])).json() as AuditTrailPage;
+    const trail = (await ctx.request('GET', '/api/audit-trail?entity=readings', tokens['aurora.adm']!)).json() as AuditTrailPage;
     const removal = trail.data.find((e) => e.action === 'readings_removal');
     expect(removal?.after).toMatchObject({ reason: 'retenção', readings: auroraDue });
     expect(removal?.actor.type).toBe('system');
-    const verify = (await ctx.request('GET', '/api/audit-trail/verify', tokens['aurora.adm'])).json() as AuditVerifyResult;
+    const verify = (await ctx.request('GET', '/api/audit-trail/verify', tokens['aurora.adm']!)).json() as AuditVerifyResult;
     expect(verify.ok).toBe(true);
 
     // The hold lifted, Vida's reading of 2100 days ago goes, with its whole month's partition.
-    expect((await put(tokens['vida.adm'], { ...settings(1827), reason: 'Inspeção encerrada.' })).statusCode).toBe(200);
+    expect((await put(tokens['vida.adm']!, { ...settings(1827), reason: 'Inspeção encerrada.' })).statusCode).toBe(200);
     results = await ctx.services.retention.run();
     expect(results.get(ids['Vida Farma']!)).toMatchObject({ readings: 1, partitions: [vidaPartition] });
     expect(await readingsAt(nums.vaccines!, old.vida2100)).toBe(0);
