@@ -106,7 +106,36 @@ describe('X11 audit trail, reasons and signatures in the browser', () => {
 
     // At a phone's width the same screen reads top to bottom.
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await entries.first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await screenshot(page, 'x11-audit-trail-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // A report of the device, approved from Relatórios with an electronic signature (ADR 0062).
+    await page.goto(`/device-history/${encodeURIComponent(VACCINES)}/${deviceId}`);
+    const exportButtons = page.getByTestId('export-buttons');
+    await exportButtons.getByText('Exportar leituras filtradas:').waitFor();
+    await Promise.all([page.waitForEvent('download', { timeout: 45_000 }), exportButtons.getByRole('button', { name: 'PDF' }).click()]);
+    await page.goto('/reports');
+    await page.getByRole('button', { name: 'Aprovar' }).first().click();
+    const approval = page.getByRole('dialog', { name: 'Aprovar relatório' });
+    await approval.getByRole('combobox', { name: 'Significado da assinatura' }).click();
+    await approval.getByRole('option', { name: 'Aprovado' }).click();
+    await approval.getByLabel('Sua senha').fill(DEMO_PASSWORD);
+    await screenshot(page, 'x11-report-approval');
+    await approval.getByRole('button', { name: 'Aprovar e assinar' }).click();
+    await approval.waitFor({ state: 'hidden' });
+    const signed = page.getByTestId('signature-line').first();
+    await signed.waitFor();
+    expect(await signed.innerText()).toMatch(/Assinado eletronicamente por Vida Farma Administração \(vida\.adm\) em .* — Aprovado/);
+    await screenshot(page, 'x11-reports-approved');
+    // At a phone's width the page itself never scrolls sideways (the table scrolls in its own box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByTestId('signature-line').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'x11-reports-approved-phone');
     await context.close();
   });
 });

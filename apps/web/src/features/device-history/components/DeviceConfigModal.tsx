@@ -2,10 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { UpdateDeviceNameBody, z, type Device } from '@sentinela/contract';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { ReasonField, reasonBody, reasonProblem } from '../../../components/compliance/ReasonField';
-import { useCompliance } from '../../../lib/compliance';
+import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { LimitFields, limitsBody, limitsDefaults, limitsShape, refineLimits } from '../../../components/form/limits';
 import { NumberField } from '../../../components/form/NumberField';
 import { errorMessage } from '../../../lib/api-client';
@@ -73,9 +71,7 @@ function defaultsOf(device: Device): ConfigFormInput {
 function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => void }) {
   const configure = useConfigureDevice(device._id, device.mac);
   // GxP mode (ADR 0061): the change goes with its reason, asked here.
-  const compliance = useCompliance();
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
+  const reason = useChangeReason();
   const {
     register,
     control,
@@ -87,10 +83,9 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
   });
 
   const onSubmit = handleSubmit((form) => {
-    const problem = reasonProblem(reason, compliance.gxp);
-    setReasonError(problem);
-    if (problem) return;
-    configure.mutate({ ...toConfigureBody(form), ...reasonBody(reason) }, {
+    const why = reason.take();
+    if (!why) return;
+    configure.mutate({ ...toConfigureBody(form), ...why }, {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: 'Sucesso!', message: HISTORY_MESSAGES.deviceUpdated });
         onClose();
@@ -137,7 +132,7 @@ function DeviceConfigForm({ device, onClose }: { device: Device; onClose: () => 
           description={intervalHint(device)}
           decimals={0}
         />
-        {compliance.mayNeedReason && <ReasonField value={reason} onChange={setReason} required={compliance.gxp} error={reasonError} />}
+        {reason.field}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={configure.isPending}>
             Cancelar

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, REPORT_MESSAGES, type Report } from '@sentinela/contract';
 import { IconFileUpload, IconFileZip, IconFilter, IconRefresh, IconSignature } from '@tabler/icons-react';
@@ -66,7 +66,10 @@ export function ReportsPage() {
           <Stack gap={4} align="flex-start">
             <DownloadAction report={r} />
             {r.approval ? (
-              <SignatureLine signature={r.approval} />
+              // Narrow: the line wraps inside the column instead of widening the table.
+              <Box maw={260}>
+                <SignatureLine signature={r.approval} />
+              </Box>
             ) : (
               canGenerate &&
               r.download_url && (
