@@ -1,5 +1,4 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config/config';
 import type { Db } from './db/database';
@@ -10,6 +9,7 @@ import loadShedding from './plugins/load-shedding';
 import securityHeaders from './plugins/security-headers';
 import auditContext from './plugins/audit-context';
 import auth from './plugins/auth';
+import rateLimits from './plugins/rate-limits';
 import accessLog from './plugins/access-log';
 import web from './plugins/web';
 import ingestion from './plugins/ingestion';
@@ -99,16 +99,16 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(metrics, { services });
   await app.register(loadShedding, { load: services.load, maxEventLoopDelayMs: config.overloadEventLoopDelayMs, retryAfterSeconds: config.overloadRetryAfterSeconds });
   await app.register(securityHeaders, { webDist: config.webDist, runtimeConfig: config.webRuntimeConfig, cardProviderUrl: config.cardProvider?.apiUrl });
-  await app.register(rateLimit, { global: false });
   await app.register(errorHandler);
   // Before auth: the request's audit context exists before the caller is known (ADR 0060).
   await app.register(auditContext);
   await app.register(auth, {
     sessions: services.sessions,
     apiTokens: services.apiTokens,
-    userMaxRequestsPerMinute: config.userMaxRequestsPerMinute,
-    apiTokenMaxRequestsPerMinute: config.apiTokenMaxRequestsPerMinute,
+    requestsPerUser: services.rateLimits.hotLimit({ name: 'user-requests', points: config.userMaxRequestsPerMinute, windowSeconds: 60 }),
+    requestsPerToken: services.rateLimits.hotLimit({ name: 'api-token-requests', points: config.apiTokenMaxRequestsPerMinute, windowSeconds: 60 }),
   });
+  await app.register(rateLimits, { services });
   await app.register(accessLog, { services });
   await app.register(ingestion, { services });
   await app.register(mqtt, { services });

@@ -66,6 +66,8 @@ import { ReportApprovalService } from './modules/reports/approval';
 import { ApiTokenService } from './modules/api-tokens/service';
 import { ReadingsExportService } from './modules/readings/export-service';
 import { WebhookService } from './modules/webhooks/service';
+import { RateLimits } from './lib/rate-limits/rate-limits';
+import { OutgoingClient } from './lib/outgoing/outgoing-client';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -166,6 +168,10 @@ export interface AppServices {
   readingsExport: ReadingsExportService;
   /** Signed webhooks: the outbox relay, the delivery job, its log (X13, ADR 66). */
   webhooks: WebhookService;
+  /** Every rate limit, counted in a store all API processes share (ADR 54). */
+  rateLimits: RateLimits;
+  /** The one client for outgoing HTTP(S): address checks, timeouts, size caps (ADR 55). For webhooks and the TSA too. */
+  outgoing: OutgoingClient;
 }
 
 export function createServices(
@@ -178,6 +184,8 @@ export function createServices(
   // prom-client's process metrics only where they are served: tests build many apps in one process.
   const metrics = new AppMetrics({ defaultMetrics: config.metrics !== undefined });
   const load = new EventLoopLoad(log);
+  const rateLimits = new RateLimits({ db, redisUrl: config.redisUrl, log });
+  const outgoing = new OutgoingClient({ allowPrivate: config.outgoingAllowPrivate || config.pushAllowHttpEndpoints, allowedPorts: config.outgoingAllowedPorts });
   const sessions = new SessionService(db, clock, events);
   const apiTokens = new ApiTokenService(db, clock, log);
   const accessLog = new AccessLogWriter(db, log);
@@ -202,6 +210,9 @@ export function createServices(
   const phoneSenders = createPhoneSenders(config);
   const push = new PushService(db, clock, config);
   const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
+  const phoneSenders = createPhoneSenders(config, outgoing);
+  const push = new PushService(db, clock, config, outgoing, log);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -211,6 +222,8 @@ export function createServices(
     config,
     db,
     clock,
+    rateLimits,
+    outgoing,
     sessions,
     accessLog,
     auth: new AuthService(db, sessions, accessLog, clock),
@@ -264,6 +277,8 @@ export function createServices(
       timeoutMs: config.geocoderTimeoutMs,
       upstreamPerMinute: config.geocoderMaxPerMinute,
       perUserPerMinute: config.geocoderUserMaxPerMinute,
+      rateLimits,
+      outgoing,
       publicUrl: config.publicUrl,
     }),
     contact: new ContactService(
@@ -279,7 +294,7 @@ export function createServices(
         maxCounter: config.contactChallengeMaxCounter,
       }),
     ),
-    cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock),
+    cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock, outgoing),
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),
     billing: new BillingService(db, clock, config, mail, log),

@@ -149,6 +149,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   // Tests' webhook receivers are local HTTP servers on 127.0.0.1.
   webhookAllowPrivate: true,
   webhookTimeoutSeconds: 2,
+  // Tests' fake services (push, webhooks…) listen on 127.0.0.1 ports; the guard has its own tests (outgoing.test.ts).
+  outgoingAllowedPorts: [443],
+  outgoingAllowPrivate: true,
   // No geocoder unless a test starts its local one.
   geocoderUrl: undefined,
   geocoderTimeoutMs: 2000,

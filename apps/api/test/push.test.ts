@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config';
 import { loadVapidKeys } from '../src/modules/push/vapid-keys';
-import { endpointAllowed, publicOnlyLookup } from '../src/modules/push/endpoint-guard';
+import { OutgoingClient } from '../src/lib/outgoing/outgoing-client';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../src/modules/push/service';
+import { PUSH_DELIVERY_FAILED } from '../src/modules/push/push-sender';
+import { createServer, type AddressInfo } from 'node:net';
 import { createTestContext, type TestContext } from './context';
 import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { startPushService, type PushServiceServer, type TestBrowser } from './push-service';
@@ -179,6 +181,8 @@ describe('push subscriptions', () => {
   });
 
   it('production refuses plain-HTTP and internal endpoints (SSRF)', async () => {
+    const guard = new OutgoingClient({ allowPrivate: false, allowedPorts: [443], resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const endpointAllowed = (endpoint: string, _allowLocal: false) => guard.urlAllowed(endpoint);
     expect(endpointAllowed('https://fcm.googleapis.com/fcm/send/abc', false)).toBe(true);
     expect(endpointAllowed('https://updates.push.services.mozilla.com/wpush/v2/abc', false)).toBe(true);
     for (const endpoint of [
@@ -193,19 +197,28 @@ describe('push subscriptions', () => {
       'https://metadata.google.internal/push',
       'https://intranet/push',
       'https://user:pass@fcm.googleapis.com/push',
+      // Issue 21 item 7: an IPv4-translated loopback address on a port that is not 443.
+      'https://[::ffff:0:7f00:1]:39805/push',
+      'https://[::ffff:0:7f00:1]/push',
+      'https://[::7f00:1]/push',
+      'https://0x7f.1/push',
+      'https://fcm.googleapis.com:8443/push',
     ]) {
       expect(endpointAllowed(endpoint, false), endpoint).toBe(false);
     }
-    // A name that resolves to a loopback address is refused when the connection is made.
-    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => publicOnlyLookup('localhost', {}, (err) => resolve(err)));
-    expect(error?.code).toBe('EPUSHENDPOINT');
+    // A name that resolves to a loopback address is refused before any connection (outgoing.test.ts has the rest).
+    await expect(guard.request('https://push.example.com/abc', { method: 'POST' })).rejects.toMatchObject({ reason: 'refused' });
 
-    const strict = await createTestContext({ demo: true, config: { pushAllowHttpEndpoints: false } });
+    const strict = await createTestContext({ demo: true, config: { pushAllowHttpEndpoints: false, outgoingAllowPrivate: false } });
     try {
       const token = (await strict.login('joao.silva')).token;
       const res = await strict.request('POST', '/api/me/push-subscriptions', token, pushService.newBrowser().subscription);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('Inscrição push inválida: este endereço de serviço de push não é aceito.');
+      const probe = { ...pushService.newBrowser().subscription, endpoint: 'https://[::ffff:0:7f00:1]:39805/push' };
+      const refused = await strict.request('POST', '/api/me/push-subscriptions', token, probe);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toBe('Inscrição push inválida: este endereço de serviço de push não é aceito.');
       expect((await strict.db.selectFrom('push_subscriptions').select('id').execute()).length).toBe(0);
     } finally {
       await strict.close();
@@ -284,5 +297,29 @@ describe('alarm delivery by web push (D6)', () => {
     const log = await waitForDeliveries(ctx, alarm.id, joao, 1, (d) => d.status === 'sent');
     expect(log.find((d) => d.channel === 'push')).toMatchObject({ status: 'sent', attempts: 2, recipient: 'Push de João Silva (1 navegador)' });
     expect(pushService.refused.some((r) => r.browserId === browser.id && r.status === 500)).toBe(true);
+  });
+
+  it('a browser that cannot be reached is logged with a generic pt-BR error, never the network’s words (issue 21 item 7)', async () => {
+    ctx.clock.advance(20 * 60_000);
+    joao = (await ctx.login('joao.silva')).token;
+    for (const endpoint of await subscriptionsOf('joao.silva')) await ctx.request('DELETE', '/api/me/push-subscriptions', joao, { endpoint });
+    // The alarm of the test above ends (back in range), so the reading below opens a new one.
+    expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -4), temperature: 5, humidity: 50 }])).statusCode).toBe(200);
+    // An endpoint on a port where nothing listens: the connection is refused (ECONNREFUSED) at every attempt.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const browser = pushService.newBrowser();
+    const unreachable = { ...browser.subscription, endpoint: `http://127.0.0.1:${closedPort}/push/${browser.id}` };
+    expect((await ctx.request('POST', '/api/me/push-subscriptions', joao, unreachable)).statusCode).toBe(200);
+    expect((await ctx.request('POST', '/api/me/config/notification-channel', joao, { channel: 'push' })).statusCode).toBe(200);
+    expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -2), temperature: 13, humidity: 50 }])).statusCode).toBe(200);
+    const device = await deviceByMac(ctx, TRUCK_2);
+    const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('active', '=', true).executeTakeFirstOrThrow();
+    const log = await waitForDeliveries(ctx, alarm.id, joao, 1, (d) => d.channel !== 'push' || d.error !== null);
+    const push = log.find((d) => d.channel === 'push')!;
+    expect(push.error).toBe(PUSH_DELIVERY_FAILED);
+    expect(JSON.stringify(log)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|connect/);
   });
 });

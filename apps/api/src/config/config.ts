@@ -155,6 +155,14 @@ const Env = z.object({
   API_TOKEN_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(15),
+  // Outgoing requests to addresses users or remote servers chose (push endpoints, webhooks, redirects; ADR 55): the
+  // ports they may use, and (tests, development) private/loopback addresses and plain http allowed.
+  OUTGOING_ALLOWED_PORTS: z
+    .string()
+    .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'a comma-separated list of ports, e.g. 443,8443')
+    .refine((v) => v.split(',').every((p) => Number(p) >= 1 && Number(p) <= 65535), 'ports between 1 and 65535')
+    .default('443'),
+  OUTGOING_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   // Locais (A8): address search through a Nominatim-compatible server, asked by the API (never by the browser).
   GEOCODER_URL: z.url().optional().or(z.literal('')),
   GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -399,6 +407,10 @@ export interface AppConfig {
   webhookAllowPrivate: boolean;
   /** Seconds a webhook receiver has to answer before the attempt counts as failed. ADR 66. */
   webhookTimeoutSeconds: number;
+  /** Ports an outgoing request to a user-chosen address may use (OUTGOING_ALLOWED_PORTS, default 443). */
+  outgoingAllowedPorts: number[];
+  /** Outgoing requests to user-chosen addresses may reach private/loopback addresses over http (tests, development only). */
+  outgoingAllowPrivate: boolean;
   /** Nominatim-compatible address search (…/search); unset: the Locais screen places locations on the map only. */
   geocoderUrl: string | undefined;
   geocoderTimeoutMs: number;
@@ -622,6 +634,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiTokenMaxRequestsPerMinute: e.API_TOKEN_MAX_REQUESTS_PER_MINUTE,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookTimeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS,
+    outgoingAllowedPorts: e.OUTGOING_ALLOWED_PORTS.split(',').map((p) => Number(p.trim())),
+    outgoingAllowPrivate: e.OUTGOING_ALLOW_PRIVATE === '1',
     geocoderUrl: e.GEOCODER_URL || undefined,
     geocoderTimeoutMs: e.GEOCODER_TIMEOUT_MS,
     geocoderMaxPerMinute: e.GEOCODER_MAX_PER_MINUTE,

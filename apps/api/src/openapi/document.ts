@@ -184,7 +184,7 @@ export function createOpenapiOptions(options: { version: string }): FastifyDynam
     const converted = jsonSchemaTransform(document as Parameters<typeof jsonSchemaTransform>[0]) as { schema?: Record<string, unknown>; url: string };
     const schema: Record<string, unknown> = { ...(converted.schema ?? {}) };
     const key = `${method} ${url}`;
-    const config = (route as RouteOptions).config as { permission?: string; keepsAnsweringUnderLoad?: boolean; rateLimit?: unknown } | undefined;
+    const config = (route as RouteOptions).config as { permission?: string; keepsAnsweringUnderLoad?: boolean; limits?: unknown[] } | undefined;
     const permission = config?.permission;
     const text = OPERATIONS.get(key);
     if (text) {
@@ -209,7 +209,7 @@ export function createOpenapiOptions(options: { version: string }): FastifyDynam
     }
     facts.set(`${method.toLowerCase()} ${openapiPath(url)}`, {
       permission,
-      rateLimited: !!config?.rateLimit,
+      rateLimited: !!config?.limits?.length,
       shedUnderLoad: !config?.keepsAnsweringUnderLoad,
     });
     return { schema: schema as never, url };

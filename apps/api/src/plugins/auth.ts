@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_TOKEN_MESSAGES, can, MSG, Profile, SESSION_EXPIRED_CODE, TOKEN_SCOPES_OF_PERMISSION, type ApiTokenScope, type Permission } from '@sentinela/contract';
 import { AppError, RetryLaterError } from '../lib/errors';
-import { FixedWindowLimiter } from '../realtime/fixed-window';
+import type { HotLimit } from '../lib/rate-limits/rate-limits';
 import { scopeFor, type TenantScope } from '../lib/tenant-scope';
 import { setAuditActor } from '../lib/audit-context';
 import type { SessionService, AuthenticatedSession } from '../modules/auth/session-service';
@@ -77,26 +77,30 @@ export function tokenMay(scopes: readonly ApiTokenScope[], permission: Permissio
 interface AuthOptions {
   sessions: SessionService;
   apiTokens: ApiTokenService;
-  userMaxRequestsPerMinute: number;
-  apiTokenMaxRequestsPerMinute: number;
+  /** Requests per signed-in user (USER_MAX_REQUESTS_PER_MINUTE), shared by every process (ADR 54). */
+  requestsPerUser: HotLimit;
+  /** Requests per API token (API_TOKEN_MAX_REQUESTS_PER_MINUTE), shared by every process (ADR 54). */
+  requestsPerToken: HotLimit;
 }
 
 async function auth(app: FastifyInstance, opts: AuthOptions) {
   app.decorateRequest('auth', null);
 
   // Per signed-in user (not per address: offices share one), so a user's scripts or a stuck screen spend their
-  // own budget and nobody else's. In memory: each API process counts its own share.
-  const perUser = new FixedWindowLimiter(opts.userMaxRequestsPerMinute, 60_000);
+  // own budget and nobody else's. A hot limit: decided in memory, shared by every process within a second (ADR 54).
   // Per API token, apart from its creator's own budget: an integration's loop never locks its administrator out.
-  const perToken = new FixedWindowLimiter(opts.apiTokenMaxRequestsPerMinute, 60_000);
-  const signedIn = (request: FastifyRequest, session: AuthenticatedSession) => {
+  const spend = async (limit: HotLimit, key: string) => {
+    const answer = await limit.take(key);
+    if (!answer.allowed) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, answer.retryAfterSeconds);
+  };
+  const signedIn = async (request: FastifyRequest, session: AuthenticatedSession) => {
     request.auth = { ...session, apiToken: null, scope: scopeOf(session) };
     // The request's audit-trail entries name this user (ADR 0060).
     setAuditActor({ type: 'user', id: session.userId, name: session.name });
-    if (!perUser.take(session.userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perUser.retryAfterSeconds());
+    await spend(opts.requestsPerUser, session.userId);
   };
   // A token acts as an administrator of its enterprise, narrowed by its scopes (ADR 64).
-  const byToken = (request: FastifyRequest, token: LiveApiToken, permission: Permission) => {
+  const byToken = async (request: FastifyRequest, token: LiveApiToken, permission: Permission) => {
     request.auth = {
       sessionId: null,
       expiresAt: null,
@@ -109,7 +113,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions) {
     };
     // The request's audit-trail entries name the token, not its creator (ADR 0060, ADR 64).
     setAuditActor({ type: 'api_token', id: token.id, name: token.name });
-    if (!perToken.take(token.id)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyRequests, perToken.retryAfterSeconds());
+    await spend(opts.requestsPerToken, token.id);
     opts.apiTokens.recordUse(token.id);
     const allowed = tokenMay(token.scopes, permission);
     if (!allowed.ok) throw new AppError('FORBIDDEN', allowed.message);
@@ -131,7 +135,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions) {
       const token = bearerToken(request);
       // An API token is no person: such routes answer it as they answer anyone.
       const session = token && !ApiTokenService.looksLikeToken(token) ? await opts.sessions.authenticate(token) : null;
-      if (session) signedIn(request, session);
+      if (session) await signedIn(request, session);
       return;
     }
     const token = bearerToken(request);
@@ -143,7 +147,7 @@ async function auth(app: FastifyInstance, opts: AuthOptions) {
     }
     const session = await opts.sessions.authenticate(token);
     if (!session) throw new AppError(SESSION_EXPIRED_CODE, MSG.sessionExpired);
-    signedIn(request, session);
+    await signedIn(request, session);
     if (!can(session.profileId, permission)) throw new AppError('FORBIDDEN', MSG.forbidden);
   });
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Server } from 'socket.io';
 import { ConnectionsPerAddress } from '../realtime/address-cap';
-import { FixedWindowLimiter } from '../realtime/fixed-window';
 import { CodeExpiry } from '../realtime/code-expiry';
 import { RoomAccess } from '../realtime/room-access';
 import { useRedisAdapter } from '../realtime/redis-adapter';
@@ -33,7 +32,11 @@ declare module 'fastify' {
  */
 async function realtime(app: FastifyInstance, { services }: { services: AppServices }) {
   const { config } = services;
-  const perAddress = new ConnectionsPerAddress(config.socketsPerAddress, config.socketConnectsPerAddressPerMinute, config.trustProxy);
+  const perAddress = new ConnectionsPerAddress(
+    config.socketsPerAddress,
+    services.rateLimits.limit({ name: 'socket-handshakes', points: config.socketConnectsPerAddressPerMinute, windowSeconds: 60 }),
+    config.trustProxy,
+  );
   const io: RealtimeServer = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,
@@ -53,7 +56,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
     travels: services.travels,
     sessions: services.sessions,
     watch,
-    codeAttempts: new FixedWindowLimiter(config.localizatorMaxPerMinute, 60_000),
+    codeAttempts: services.rateLimits.limit({ name: 'localizator-socket', points: config.localizatorMaxPerMinute, windowSeconds: 60 }),
     messagesPerMinute: config.socketSubscribesPerMinute,
     log: app.log,
   });
@@ -77,7 +80,7 @@ async function realtime(app: FastifyInstance, { services }: { services: AppServi
   alarmRooms.attach();
   const monitorRooms = new MonitorRooms(io, {
     links: services.monitorLinks,
-    lookups: new FixedWindowLimiter(config.monitorLookupsPerMinute, 60_000),
+    lookups: services.rateLimits.limit({ name: 'monitor-lookups-socket', points: config.monitorLookupsPerMinute, windowSeconds: 60 }),
     messagesPerMinute: config.socketSubscribesPerMinute,
     trustProxy: config.trustProxy,
     clock: services.clock,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RealtimeServer } from './socket-auth';
-import { FixedWindowLimiter } from './fixed-window';
+import type { Limit } from '../lib/rate-limits/rate-limits';
 import { clientAddress } from './socket-auth';
 
 export const ADDRESS_CAP_MESSAGE = 'Muitas conexões abertas a partir deste endereço.';
@@ -16,22 +16,21 @@ export const ADDRESS_RATE_MESSAGE = 'Muitas conexões novas a partir deste ender
 export class ConnectionsPerAddress {
   private readonly open = new Map<string, number>();
 
-  private readonly handshakes: FixedWindowLimiter;
-
   constructor(
     private readonly max: number,
-    connectsPerMinute: number,
+    /** New handshakes per address and minute, shared by every process (ADR 54). */
+    private readonly handshakes: Limit,
     private readonly trustProxy: boolean,
-  ) {
-    this.handshakes = new FixedWindowLimiter(connectsPerMinute, 60_000);
-  }
+  ) {}
 
   /** Socket.IO's `allowRequest` (called for new handshakes only). */
   readonly allowRequest = (req: IncomingMessage, callback: (err: string | null | undefined, success: boolean) => void): void => {
     const address = this.addressOf(req);
     if ((this.open.get(address) ?? 0) >= this.max) return callback(ADDRESS_CAP_MESSAGE, false);
-    if (!this.handshakes.take(address)) return callback(ADDRESS_RATE_MESSAGE, false);
-    callback(null, true);
+    this.handshakes.consume(address).then(
+      (answer) => callback(answer.allowed ? null : ADDRESS_RATE_MESSAGE, answer.allowed),
+      () => callback(null, true),
+    );
   };
 
   /** Counts the engine's connections from their opening to their close. */

@@ -5,7 +5,7 @@ import { AppError } from '../lib/errors';
 import type { ClientMeta } from '../modules/auth/session-service';
 import type { MonitorLinkService } from '../modules/monitor-links/service';
 import type { AlarmChangedEvent, ReadingsStoredEvent } from './event-bus';
-import type { FixedWindowLimiter } from './fixed-window';
+import type { Limit } from '../lib/rate-limits/rate-limits';
 import { clientAddress, type RealtimeServer } from './socket-auth';
 import { FLOOD_FACTOR } from './travel-rooms';
 
@@ -40,7 +40,7 @@ type MonitorSocket = Socket<MonitorClientEvents, Record<string, (payload: unknow
 interface Deps {
   links: MonitorLinkService;
   /** Token lookups per address and minute. */
-  lookups: FixedWindowLimiter;
+  lookups: Limit;
   /** snapshot requests per socket and minute. */
   messagesPerMinute: number;
   trustProxy: boolean;
@@ -70,24 +70,23 @@ export class MonitorRooms {
     this.nsp.use((socket, next) => {
       const ip = clientAddress(socket.handshake.headers, socket.handshake.address, this.deps.trustProxy);
       const auth = (socket.handshake.auth ?? {}) as Record<string, unknown>;
-      if (!this.deps.lookups.take(ip)) return next(refusal(new AppError('TOO_MANY_REQUESTS', MONITOR_LINK_MESSAGES.tooManyLookups)));
-      if (typeof auth.token !== 'string') return next(refusal(new AppError('UNAUTHENTICATED', MONITOR_LINK_MESSAGES.invalid)));
-      // Browsers cannot set headers on a WebSocket: the client headers of P4 come in the handshake's auth.
-      const meta: ClientMeta = { client: text(auth.client), clientVersion: text(auth.clientVersion), clientOs: text(auth.clientOs), ip };
-      this.deps.links.open(auth.token, meta, 'live').then(
-        (link) => {
+      this.deps.lookups.consume(ip).then((answer) => {
+        if (!answer.allowed) return next(refusal(new AppError('TOO_MANY_REQUESTS', MONITOR_LINK_MESSAGES.tooManyLookups)));
+        if (typeof auth.token !== 'string') return next(refusal(new AppError('UNAUTHENTICATED', MONITOR_LINK_MESSAGES.invalid)));
+        // Browsers cannot set headers on a WebSocket: the client headers of P4 come in the handshake's auth.
+        const meta: ClientMeta = { client: text(auth.client), clientVersion: text(auth.clientVersion), clientOs: text(auth.clientOs), ip };
+        return this.deps.links.open(auth.token, meta, 'live').then((link) => {
           socket.data.linkId = link.id;
           socket.data.rooms = new Set();
           socket.data.messages = { windowStart: -Infinity, count: 0 };
           this.scheduleExpiry(socket, link.expires_at);
           next();
-        },
-        (err: unknown) => {
-          if (err instanceof AppError) return next(refusal(err));
-          this.deps.log.error({ err }, 'monitor socket authentication failed');
-          next(refusal(new AppError('INTERNAL', MSG.internalError)));
-        },
-      );
+        });
+      }).catch((err: unknown) => {
+        if (err instanceof AppError) return next(refusal(err));
+        this.deps.log.error({ err }, 'monitor socket authentication failed');
+        next(refusal(new AppError('INTERNAL', MSG.internalError)));
+      });
     });
 
     this.nsp.on('connection', (socket) => {

@@ -5,7 +5,7 @@ import { TRAVEL_MESSAGES } from '../modules/travels/messages';
 import type { TravelService } from '../modules/travels/service';
 import { scopeOf } from '../plugins/auth';
 import type { CodeExpiry } from './code-expiry';
-import type { FixedWindowLimiter } from './fixed-window';
+import type { Limit } from '../lib/rate-limits/rate-limits';
 import type { RealtimeServer, RealtimeSocket, SessionWatch } from './socket-auth';
 
 type Ack = z.infer<typeof SubscribeAck>;
@@ -37,7 +37,7 @@ interface Deps {
   sessions: SessionService;
   watch: SessionWatch;
   /** Tracking codes tried per address (shared limit with nothing else: HTTP has its own). */
-  codeAttempts: FixedWindowLimiter;
+  codeAttempts: Limit;
   /** subscribe/unsubscribe messages per socket and minute. */
   messagesPerMinute: number;
   /** Ends code rooms when their link expires (ADR 36). */
@@ -140,7 +140,7 @@ async function subscribeById(socket: RealtimeSocket, travelId: string, deps: Dep
 
 async function subscribeByCode(socket: RealtimeSocket, code: string, deps: Deps): Promise<Ack> {
   if (roomFull(socket)) return refuse(REALTIME_MESSAGES.tooManyTravels);
-  if (!deps.codeAttempts.take(socket.data.ip)) return refuse(TRAVEL_MESSAGES.tooManyLookups);
+  if (!(await deps.codeAttempts.consume(socket.data.ip)).allowed) return refuse(TRAVEL_MESSAGES.tooManyLookups);
   let watch: { travelId: string; positionOnly: boolean; msLeft: number | null };
   try {
     watch = await deps.travels.watchableByCode(code, socket.data.auth?.scope ?? null);

@@ -13,18 +13,16 @@ import {
   VerifyEmailParams,
   VerifyEmailResponse,
 } from '@sentinela/contract';
-import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
 /** Sign-up, e-mail confirmation and password recovery (A3, A5, A6): public routes, limited per client address. */
 export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const { accounts, config } = services;
-  const perHour = {
-    max: config.accountRequestsMaxPerHour,
-    timeWindow: '1 hour',
-    errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', ACCOUNT_MESSAGES.tooManyAccountRequests),
-  };
+  // Each route counted apart, per client address (README: ACCOUNT_REQUESTS_MAX_PER_HOUR).
+  const perHour = (name: string) => ({
+    limits: [{ limit: services.rateLimits.limit({ name: `account-${name}`, points: config.accountRequestsMaxPerHour, windowSeconds: 3600 }), message: ACCOUNT_MESSAGES.tooManyAccountRequests }],
+  });
 
   app.post(
     '/api/user/email-available',
@@ -32,7 +30,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       schema: { body: EmailAvailableBody, response: { 200: EmailAvailableResponse } },
       config: {
         permission: 'public',
-        rateLimit: { max: config.emailAvailableMaxPerMinute, timeWindow: '1 minute', errorResponseBuilder: perHour.errorResponseBuilder },
+        limits: [{ limit: services.rateLimits.limit({ name: 'email-available', points: config.emailAvailableMaxPerMinute, windowSeconds: 60 }), message: ACCOUNT_MESSAGES.tooManyAccountRequests }],
       },
     },
     // The documents' answer: truthy when the e-mail is taken (a bare boolean).
@@ -41,7 +39,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.post(
     '/api/client',
-    { schema: { body: SignUpBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    { schema: { body: SignUpBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', ...perHour('sign-up') } },
     async (request) => {
       const signedUp = await accounts.signUp(request.body);
       // The plan chosen on the landing page is billed from today: its first invoice is there for step 3 (ADR 32).
@@ -54,7 +52,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     '/api/verify-email/:token',
     {
       schema: { params: VerifyEmailParams, response: { 200: VerifyEmailResponse, 404: VerifyEmailNotFoundResponse } },
-      config: { permission: 'public', rateLimit: perHour },
+      config: { permission: 'public', ...perHour('verify-email') },
     },
     async (request, reply) => {
       if (await accounts.verifyEmail(request.params.token)) return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed, confirmed: true as const };
@@ -64,13 +62,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
 
   app.post(
     '/api/verify-email/resend',
-    { schema: { response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own', rateLimit: perHour } },
+    { schema: { response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own', ...perHour('resend-confirmation') } },
     async (request) => ({ success: true as const, message: await accounts.resendConfirmation(requireAuth(request).userId) }),
   );
 
   app.post(
     '/api/password/request/reset',
-    { schema: { body: RequestPasswordResetBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    { schema: { body: RequestPasswordResetBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', ...perHour('password-reset-request') } },
     async (request) => {
       await accounts.requestPasswordReset(request.body.email);
       return { success: true as const, message: ACCOUNT_MESSAGES.resetRequested };
@@ -81,13 +79,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   // GET of the link itself, so that a mail scanner opening every link secures nothing by accident.
   app.post(
     '/api/account/protect',
-    { schema: { body: ProtectAccountBody, response: { 200: ProtectAccountResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    { schema: { body: ProtectAccountBody, response: { 200: ProtectAccountResponse } }, config: { permission: 'public', ...perHour('protect') } },
     async (request) => ({ success: true as const, ...(await services.accountProtection.protect(request.body.token)) }),
   );
 
   app.post(
     '/api/password/reset',
-    { schema: { body: ResetPasswordBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', rateLimit: perHour } },
+    { schema: { body: ResetPasswordBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', ...perHour('password-reset') } },
     async (request) => {
       await accounts.resetPassword(request.body);
       return { success: true as const, message: ACCOUNT_MESSAGES.passwordChanged };

@@ -3,7 +3,6 @@ import { LoginBody, LoginResponse, MSG, OkResponse, SessionUser, UserClientIdRes
 import { requireAuth, requireSession } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import { AppError, notFound, RetryLaterError } from '../../lib/errors';
-import { FixedWindowLimiter } from '../../realtime/fixed-window';
 import { findUserById, findUserInScope } from '../users/repository';
 import type { AppServices } from '../../services';
 
@@ -11,7 +10,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
   // Failed logins per address, whatever the username: password spraying tries one password on many (predictable)
   // usernames, which the per-username limit below never sees. Once spent, every login from the address waits
   // for the window, right password or not, so the answer tells nothing.
-  const failuresByAddress = new FixedWindowLimiter(services.config.loginFailuresPerAddressPerMinute, 60_000);
+  const failuresByAddress = services.rateLimits.limit({ name: 'login-failures-address', points: services.config.loginFailuresPerAddressPerMinute, windowSeconds: 60 });
+  // Per address and username: slows guessing without letting one client lock others out.
+  const attempts = services.rateLimits.limit({ name: 'login-attempts', points: services.config.loginMaxPerMinute, windowSeconds: 60 });
 
   app.post(
     '/api/authenticate',
@@ -19,28 +20,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
       schema: { body: LoginBody, response: { 200: LoginResponse } },
       config: {
         permission: 'public',
-        // Per address and username: slows guessing without letting one client lock others out.
-        rateLimit: {
-          max: services.config.loginMaxPerMinute,
-          timeWindow: '1 minute',
-          hook: 'preHandler',
-          keyGenerator: (request) => {
-            const body = request.body as { username?: unknown } | undefined;
-            const username = typeof body?.username === 'string' ? body.username.toLowerCase() : '';
-            return `${request.ip}|${username}`;
+        limits: [
+          {
+            limit: attempts,
+            hook: 'preHandler',
+            key: (request) => {
+              const body = request.body as { username?: unknown } | undefined;
+              const username = typeof body?.username === 'string' ? body.username.toLowerCase() : '';
+              return `${request.ip}|${username}`;
+            },
+            message: MSG.tooManyLoginAttempts,
           },
-          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts),
-        },
+        ],
       },
     },
     async (request) => {
-      if (failuresByAddress.exhausted(request.ip)) {
-        throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts, failuresByAddress.retryAfterSeconds());
-      }
+      const spent = await failuresByAddress.check(request.ip);
+      if (!spent.allowed) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts, spent.retryAfterSeconds);
       try {
         return await services.auth.login(request.body.username, request.body.password, clientMeta(request));
       } catch (err) {
-        if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') failuresByAddress.take(request.ip);
+        if (err instanceof AppError && err.code === 'INVALID_CREDENTIALS') await failuresByAddress.penalty(request.ip);
         throw err;
       }
     },

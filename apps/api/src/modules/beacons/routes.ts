@@ -5,7 +5,7 @@ import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
-import { readSingleFile, uploadRateLimit } from '../reports/upload';
+import { readSingleFile, uploadLimit } from '../reports/upload';
 import { CONTENT_TYPES } from '../reports/view';
 
 const XLSX = CONTENT_TYPES.xlsx;
@@ -15,7 +15,7 @@ export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   const register = { permission: 'devices:register' as const };
   // Multipart only inside this plugin, with the same per-user upload limit as the report uploads (ADR 13).
   await app.register(multipart, { limits: { fileSize: services.config.reportExcelMaxBytes, files: 5 } });
-  const uploadLimit = uploadRateLimit(services.config.reportUploadMaxPerMinute);
+  const uploads = uploadLimit(services.rateLimits, services.config.reportUploadMaxPerMinute);
 
   app.post(
     '/api/beacon-device',
@@ -31,8 +31,7 @@ export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     {
       schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: BeaconImportResult } },
       validatorCompiler: bodyReadByHandler,
-      onRequest: uploadLimit,
-      config: register,
+      config: { ...register, limits: [uploads] },
     },
     async (request) => {
       const auth = requireAuth(request);

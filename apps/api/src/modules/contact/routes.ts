@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CONTACT_MESSAGES, ContactBody, ContactResponse, z } from '@sentinela/contract';
-import { AppError } from '../../lib/errors';
 import type { AppServices } from '../../services';
 
 const ChallengeResponse = z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string().optional() });
@@ -8,14 +7,15 @@ const ChallengeResponse = z.object({ parameters: z.record(z.string(), z.unknown(
 /** The landing page's contact form (A14): a challenge for the widget, then the message. Public, limited per address. */
 export const contactRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const { contact, config } = services;
-  const tooMany = () => new AppError('TOO_MANY_REQUESTS', CONTACT_MESSAGES.tooMany);
+  const challenges = services.rateLimits.limit({ name: 'contact-challenges', points: 60, windowSeconds: 60 });
+  const messages = services.rateLimits.limit({ name: 'contact-messages', points: config.contactMaxPerHour, windowSeconds: 3600 });
 
   app.get(
     '/api/contact-us/challenge',
     {
       schema: { response: { 200: ChallengeResponse } },
       // A challenge is cheap to make, but each one is a row-free promise of work: a page load asks for one.
-      config: { permission: 'public', rateLimit: { max: 60, timeWindow: '1 minute', errorResponseBuilder: tooMany } },
+      config: { permission: 'public', limits: [{ limit: challenges, message: CONTACT_MESSAGES.tooMany }] },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -28,7 +28,7 @@ export const contactRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     '/api/contact-us',
     {
       schema: { body: ContactBody, response: { 200: ContactResponse } },
-      config: { permission: 'public', rateLimit: { max: config.contactMaxPerHour, timeWindow: '1 hour', errorResponseBuilder: tooMany } },
+      config: { permission: 'public', limits: [{ limit: messages, message: CONTACT_MESSAGES.tooMany }] },
     },
     async (request) => {
       await contact.receive(request.body);

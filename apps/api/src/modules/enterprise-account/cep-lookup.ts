@@ -1,6 +1,7 @@
 import { ADDRESS_MESSAGES, type CepLookupResponse } from '@sentinela/contract';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
+import type { OutgoingClient } from '../../lib/outgoing/outgoing-client';
 
 const CACHE_MS = 24 * 60 * 60 * 1000;
 const CACHE_MAX_ENTRIES = 5000;
@@ -19,6 +20,7 @@ export class CepLookup {
     private readonly root: string,
     private readonly timeoutMs: number,
     private readonly clock: Clock,
+    private readonly outgoing: OutgoingClient,
   ) {}
 
   async lookup(cep: string): Promise<CepLookupResponse> {
@@ -33,17 +35,12 @@ export class CepLookup {
     const unavailable = () => new AppError('SERVICE_UNAVAILABLE', ADDRESS_MESSAGES.cepUnavailable);
     let body: unknown;
     try {
-      const response = await fetch(`${this.root}/${cep}/json/`, { signal: AbortSignal.timeout(this.timeoutMs), headers: { accept: 'application/json' } });
+      // CEP_LOOKUP_URL is the operator's (trusted as an address); the client bounds time and size, refuses redirects.
+      const response = await this.outgoing.request(`${this.root}/${cep}/json/`, { trust: 'operator', timeoutMs: this.timeoutMs, maxResponseBytes: 64 * 1024, headers: { accept: 'application/json' } });
       // ViaCEP answers 400 to a malformed code; ours are 8 digits, so a 400 means the service disagrees: not found.
-      if (response.status === 400 || response.status === 404) {
-        await response.body?.cancel();
-        return this.remember(cep, now, null);
-      }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw unavailable();
-      }
-      body = await response.json();
+      if (response.status === 400 || response.status === 404) return this.remember(cep, now, null);
+      if (!response.ok) throw unavailable();
+      body = response.json();
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw unavailable();

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreatedMonitorLink, CreateMonitorLinkBody, IdParam, MONITOR_LINK_MESSAGES, MonitorLinkList, MonitorTokenParam, MonitorView, OkResponse } from '@sentinela/contract';
 import { clientMeta } from '../../lib/client-meta';
-import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
@@ -34,11 +33,7 @@ export const monitorLinkRoutes: FastifyPluginAsyncZod<{ services: AppServices }>
         // The token is the only credential: no session is read, and a session sent along changes nothing.
         permission: 'public',
         // Per address, found or not: tokens must not be guessed by brute force.
-        rateLimit: {
-          max: services.config.monitorLookupsPerMinute,
-          timeWindow: '1 minute',
-          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', MONITOR_LINK_MESSAGES.tooManyLookups),
-        },
+        limits: [{ limit: services.rateLimits.limit({ name: 'monitor-lookups-http', points: services.config.monitorLookupsPerMinute, windowSeconds: 60 }), message: MONITOR_LINK_MESSAGES.tooManyLookups }],
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   AlarmDeliveryList,
   IdParam,
+  MSG,
   NotificationChannelBody,
   NotificationChannelList,
   NotificationSettings,
@@ -13,6 +14,7 @@ import {
 import type { Update } from 'grammy/types';
 import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
+import { userOrAddress } from '../../plugins/rate-limits';
 import type { AppServices } from '../../services';
 
 /**
@@ -45,7 +47,11 @@ export const notificationRoutes: FastifyPluginAsyncZod<{ services: AppServices }
     '/api/me/telegram/:chatId/link',
     {
       schema: { params: TelegramChatParam, querystring: TelegramLinkQuery, response: { 200: TelegramLinkResponse } },
-      config: { ...own, rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: (request) => request.headers.authorization ?? request.ip } },
+      config: {
+        ...own,
+        // Link tokens must not be guessed: per signed-in user.
+        limits: [{ limit: services.rateLimits.limit({ name: 'telegram-link', points: 20, windowSeconds: 60 }), key: userOrAddress, message: MSG.tooManyRequests }],
+      },
     },
     async (request) => ({ success: true as const, message: await telegramLinks.link(requireAuth(request).userId, request.params.chatId, request.query.token) }),
   );

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AccountMessageResponse, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
+import { AccountMessageResponse, MSG, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
 import { clientMeta } from '../../lib/client-meta';
 import { requireAuth, requireSession } from '../../plugins/auth';
+import { userOrAddress } from '../../plugins/rate-limits';
 import type { AppServices } from '../../services';
 
 /** /profile (A7): the signed-in user's own data and password; nobody else's is reachable here. */
@@ -30,7 +31,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       config: {
         permission: 'profile:own',
         // Per session: the current password must not be guessable through this form either.
-        rateLimit: { max: services.config.loginMaxPerMinute, timeWindow: '1 minute', keyGenerator: (request) => request.headers.authorization ?? request.ip },
+        limits: [{ limit: services.rateLimits.limit({ name: 'change-password', points: services.config.loginMaxPerMinute, windowSeconds: 60 }), key: userOrAddress, message: MSG.tooManyRequests }],
       },
     },
     async (request) => {

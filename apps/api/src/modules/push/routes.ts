@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { OkResponse, PushSubscriptionBody, PushSubscriptionInfo, PushSubscriptionList, PushUnsubscribeBody, VapidPublicKey } from '@sentinela/contract';
+import { MSG, OkResponse, PushSubscriptionBody, PushSubscriptionInfo, PushSubscriptionList, PushUnsubscribeBody, VapidPublicKey } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
+import { userOrAddress } from '../../plugins/rate-limits';
 import type { AppServices } from '../../services';
 
 /**
@@ -17,7 +18,7 @@ export const pushRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
     '/api/me/push-subscriptions',
     {
       schema: { body: PushSubscriptionBody, response: { 200: PushSubscriptionInfo } },
-      config: { ...own, rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: (request) => request.headers.authorization ?? request.ip } },
+      config: { ...own, limits: [{ limit: services.rateLimits.limit({ name: 'push-subscribe', points: 20, windowSeconds: 60 }), key: userOrAddress, message: MSG.tooManyRequests }] },
     },
     async (request) => push.subscribe(requireAuth(request).userId, request.body),
   );

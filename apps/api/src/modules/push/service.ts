@@ -4,7 +4,7 @@ import type { AppConfig } from '../../config/config';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import { endpointAllowed } from './endpoint-guard';
+import type { OutgoingClient } from '../../lib/outgoing/outgoing-client';
 import { sendPush } from './push-sender';
 import { listSubscriptions, subscriptionsOf, turnOffPushWithoutBrowsers } from './repository';
 import { loadVapidKeys, type VapidKeys } from './vapid-keys';
@@ -29,7 +29,7 @@ export interface PushOutcome {
   errors: string[];
 }
 
-type PushConfig = Pick<AppConfig, 'vapidPublicKey' | 'vapidPrivateKey' | 'vapidKeysFile' | 'vapidSubject' | 'pushAllowHttpEndpoints'>;
+type PushConfig = Pick<AppConfig, 'vapidPublicKey' | 'vapidPrivateKey' | 'vapidKeysFile' | 'vapidSubject'>;
 
 /** Web push (D6, ADR 22): the server's VAPID key, users' browser subscriptions, and sending to them. */
 export class PushService {
@@ -39,6 +39,8 @@ export class PushService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly config: PushConfig,
+    private readonly outgoing: OutgoingClient,
+    private readonly log: { warn(obj: unknown, msg: string): void },
   ) {}
 
   /** The VAPID key pair, loaded (or made) on first need; a failure is tried again next time. */
@@ -63,7 +65,7 @@ export class PushService {
    * person signed in on that browser) moves it to the caller, with the keys the browser gives now.
    */
   async subscribe(userId: string, body: PushSubscriptionBody): Promise<PushSubscriptionInfo> {
-    if (!endpointAllowed(body.endpoint, this.config.pushAllowHttpEndpoints)) throw new AppError('VALIDATION', PUSH_MESSAGES.endpointRefused);
+    if (!(await this.outgoing.destinationAllowed(body.endpoint))) throw new AppError('VALIDATION', PUSH_MESSAGES.endpointRefused);
     const p256dh = Buffer.from(body.keys.p256dh, 'base64url');
     if (p256dh.length !== 65 || p256dh[0] !== 0x04 || !onCurve(p256dh)) throw new AppError('VALIDATION', PUSH_MESSAGES.p256dh);
     if (Buffer.from(body.keys.auth, 'base64url').length !== 16) throw new AppError('VALIDATION', PUSH_MESSAGES.auth);
@@ -111,8 +113,11 @@ export class PushService {
     const targets = await subscriptionsOf(this.db, userId);
     const text = JSON.stringify(payload);
     const results = await Promise.all(
-      targets.map((t) => sendPush(t, text, { ...keys, subject: this.config.vapidSubject }, this.config.pushAllowHttpEndpoints)),
+      targets.map((t) => sendPush(this.outgoing, t, text, { ...keys, subject: this.config.vapidSubject })),
     );
+    for (const [i, result] of results.entries()) {
+      if (result.detail) this.log.warn({ userId, subscriptionId: targets[i]!.id, detail: result.detail }, 'push not delivered to a browser');
+    }
     const gone = targets.filter((_t, i) => results[i]!.status === 404 || results[i]!.status === 410).map((t) => t.id);
     if (gone.length > 0) {
       await this.db.deleteFrom('push_subscriptions').where('id', 'in', gone).execute();

@@ -14,14 +14,13 @@ import {
   z,
   type ReportFileType,
 } from '@sentinela/contract';
-import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 import type { ReportActor, ReportFile } from './service';
 import { CONTENT_TYPES } from './view';
-import { readSingleFile, uploadRateLimit } from './upload';
+import { readSingleFile, uploadLimit } from './upload';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */
 export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
@@ -57,7 +56,8 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   // Multipart only here (this plugin is encapsulated): no other route accepts form uploads, and each of them
   // takes the per-user upload limit (ADR 13).
   await app.register(multipart, { limits: { fileSize: VALIDATE_MAX_BYTES, files: 5 } });
-  const uploadLimit = uploadRateLimit(services.config.reportUploadMaxPerMinute);
+  const uploads = uploadLimit(services.rateLimits, services.config.reportUploadMaxPerMinute);
+  const validations = services.rateLimits.limit({ name: 'report-validations', points: services.config.reportValidateMaxPerMinute, windowSeconds: 60 });
 
   // --- Export calls: answer the queued report at once; its _id downloads once generated. ---
   for (const { path, type } of FORMATS) {
@@ -110,15 +110,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     {
       schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: ReportValidation } },
       validatorCompiler: bodyReadByHandler,
-      onRequest: uploadLimit,
-      config: {
-        permission: 'public-or-signed-in',
-        rateLimit: {
-          max: services.config.reportValidateMaxPerMinute,
-          timeWindow: '1 minute',
-          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', M.tooManyValidations),
-        },
-      },
+      config: { permission: 'public-or-signed-in', limits: [uploads, { limit: validations, message: M.tooManyValidations }] },
     },
     async (request) => reports.validate((await readSingleFile(request, VALIDATE_MAX_BYTES)).data),
   );
@@ -135,8 +127,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     {
       schema: { consumes: ['multipart/form-data'], body: multipartFileBody(), response: { 200: ExcelGenerationResult } },
       validatorCompiler: bodyReadByHandler,
-      onRequest: uploadLimit,
-      config: generate,
+      config: { ...generate, limits: [uploads] },
     },
     async (request) => reports.generateFromExcel(actor(request), (await readSingleFile(request, services.config.reportExcelMaxBytes)).data),
   );

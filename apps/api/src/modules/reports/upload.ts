@@ -1,7 +1,8 @@
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { REPORT_MESSAGES } from '@sentinela/contract';
-import { AppError, RetryLaterError, badRequest } from '../../lib/errors';
-import { FixedWindowLimiter } from '../../realtime/fixed-window';
+import { AppError, badRequest } from '../../lib/errors';
+import type { RateLimits } from '../../lib/rate-limits/rate-limits';
+import { userOrAddress, type RouteLimit } from '../../plugins/rate-limits';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 
 export interface UploadedFile {
@@ -50,16 +51,11 @@ export async function readSingleFile(request: FastifyRequest, maxBytes: number):
 /**
  * File uploads per user and minute, shared by every upload route (ADR 13): each upload costs a reader thread or a
  * hash of megabytes, so one account must not keep them busy for everyone. Counted per signed-in user, whatever
- * address they come from; an anonymous caller (the public validator) per address. Runs as a route `onRequest` hook,
- * after the session was read and before a byte of the body is: a refusal also closes the connection, so the server
- * never reads (to discard) the megabytes that were on their way — refusing must cost less than accepting.
+ * address they come from; an anonymous caller (the public validator) per address. Checked before a byte of the body is
+ * read (after the session was): a refusal also closes the connection, so the server never reads (to discard) the
+ * megabytes that were on their way — refusing must cost less than accepting.
  */
-export function uploadRateLimit(maxPerMinute: number): onRequestAsyncHookHandler {
-  const limiter = new FixedWindowLimiter(maxPerMinute, 60_000);
-  return async (request, reply) => {
-    const key = request.auth ? `user:${request.auth.userId}` : `address:${request.ip}`;
-    if (limiter.take(key)) return;
-    reply.header('connection', 'close');
-    throw new RetryLaterError('TOO_MANY_REQUESTS', M.tooManyUploads, limiter.retryAfterSeconds());
-  };
+export function uploadLimit(rateLimits: RateLimits, maxPerMinute: number): RouteLimit {
+  const limit = rateLimits.limit({ name: 'uploads', points: maxPerMinute, windowSeconds: 60 });
+  return { limit, key: userOrAddress, message: M.tooManyUploads, closeConnection: true };
 }

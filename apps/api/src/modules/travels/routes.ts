@@ -17,7 +17,6 @@ import {
   z,
 } from '@sentinela/contract';
 import { clientMeta } from '../../lib/client-meta';
-import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { TRAVEL_MESSAGES } from './messages';
@@ -65,11 +64,7 @@ export const travelRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       config: {
         permission: 'public-or-signed-in',
         // Per address, found or not: a code grants the public view, so it must not be guessed by brute force.
-        rateLimit: {
-          max: services.config.localizatorMaxPerMinute,
-          timeWindow: '1 minute',
-          errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', TRAVEL_MESSAGES.tooManyLookups),
-        },
+        limits: [{ limit: services.rateLimits.limit({ name: 'localizator-http', points: services.config.localizatorMaxPerMinute, windowSeconds: 60 }), message: TRAVEL_MESSAGES.tooManyLookups }],
       },
     },
     async (request) => travels.localizator(request.params.cod, request.auth?.scope ?? null),

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../../config/config';
+import type { OutgoingClient } from '../../../lib/outgoing/outgoing-client';
 import { TwilioSms } from './sms-twilio';
 import { WhatsAppCloud } from './whatsapp-cloud';
 
@@ -8,6 +9,6 @@ export interface PhoneSenders {
   whatsapp: WhatsAppCloud;
 }
 
-export function createPhoneSenders(config: AppConfig): PhoneSenders {
-  return { sms: new TwilioSms(config), whatsapp: new WhatsAppCloud(config) };
+export function createPhoneSenders(config: AppConfig, outgoing: OutgoingClient): PhoneSenders {
+  return { sms: new TwilioSms(config, outgoing), whatsapp: new WhatsAppCloud(config, outgoing) };
 }

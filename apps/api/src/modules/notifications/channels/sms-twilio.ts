@@ -1,3 +1,4 @@
+import type { OutgoingClient } from '../../../lib/outgoing/outgoing-client';
 import type { AppConfig } from '../../../config/config';
 import { PermanentDeliveryError, parseJsonOrNull, snippet } from './delivery-error';
 
@@ -13,7 +14,10 @@ const MESSAGING_SERVICE = /^MG[0-9a-fA-F]{32}$/;
  * sender are all set.
  */
 export class TwilioSms {
-  constructor(private readonly config: SmsConfig) {}
+  constructor(
+    private readonly config: SmsConfig,
+    private readonly outgoing: OutgoingClient,
+  ) {}
 
   get configured(): boolean {
     return Boolean(this.config.smsAccountSid && this.config.smsAuthToken && this.config.smsFrom);
@@ -27,7 +31,9 @@ export class TwilioSms {
     const { smsAccountSid: sid, smsAuthToken: token, smsFrom: from } = this.config;
     if (!sid || !token || !from) throw new PermanentDeliveryError('SMS não configurado neste servidor.');
     const form = new URLSearchParams({ To: to, ...(MESSAGING_SERVICE.test(from) ? { MessagingServiceSid: from } : { From: from }), Body: body });
-    const res = await fetch(`${this.config.smsApiUrl}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`, {
+    // The provider's URL is the operator's setting (trusted as an address); the client still bounds time and size.
+    const res = await this.outgoing.request(`${this.config.smsApiUrl}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Messages.json`, {
+      trust: 'operator',
       method: 'POST',
       headers: {
         authorization: `Basic ${Buffer.from(`${sid}:${token}`).toString('base64')}`,
@@ -35,9 +41,9 @@ export class TwilioSms {
         accept: 'application/json',
       },
       body: form.toString(),
-      signal: AbortSignal.timeout(this.config.smsTimeoutMs),
+      timeoutMs: this.config.smsTimeoutMs,
     });
-    const text = await res.text();
+    const text = res.text();
     if (res.ok) {
       const answer = parseJsonOrNull(text) as { sid?: unknown; status?: unknown } | null;
       if (!answer || typeof answer.sid !== 'string') throw new Error(`SMS provider answered ${res.status} without a message sid: ${snippet(text)}`);

@@ -1,3 +1,4 @@
+import type { OutgoingClient } from '../../../lib/outgoing/outgoing-client';
 import type { AppConfig } from '../../../config/config';
 import { PermanentDeliveryError, parseJsonOrNull, snippet } from './delivery-error';
 
@@ -19,7 +20,10 @@ const RETRIED_CODES = new Set([1, 2, 4, 17, 341, 80007, 130429, 131000, 131048, 
  * message's id (`messages[0].id`). Off unless the phone number id and the token are set.
  */
 export class WhatsAppCloud {
-  constructor(private readonly config: WhatsAppConfig) {}
+  constructor(
+    private readonly config: WhatsAppConfig,
+    private readonly outgoing: OutgoingClient,
+  ) {}
 
   get configured(): boolean {
     return Boolean(this.config.whatsappPhoneNumberId && this.config.whatsappAccessToken);
@@ -40,13 +44,14 @@ export class WhatsAppCloud {
         components: [{ type: 'body', parameters: parameters.map((text) => ({ type: 'text', text })) }],
       },
     };
-    const res = await fetch(`${this.config.whatsappApiUrl}/${this.config.whatsappApiVersion}/${encodeURIComponent(numberId)}/messages`, {
+    const res = await this.outgoing.request(`${this.config.whatsappApiUrl}/${this.config.whatsappApiVersion}/${encodeURIComponent(numberId)}/messages`, {
+      trust: 'operator',
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(this.config.whatsappTimeoutMs),
+      timeoutMs: this.config.whatsappTimeoutMs,
     });
-    const text = await res.text();
+    const text = res.text();
     const answer = parseJsonOrNull(text) as { messages?: Array<{ id?: unknown }>; error?: { message?: unknown; code?: unknown; error_data?: { details?: unknown } } } | null;
     if (res.ok) {
       const id = answer?.messages?.[0]?.id;
