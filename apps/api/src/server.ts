@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import { loadConfig } from './config/config';
 import { adoptListenAddress } from './config/public-url';
 import { openDatabase } from './db/database';
@@ -7,12 +6,13 @@ import { buildApp } from './app';
 import { listenWarm } from './listen';
 import { exitCleanlyOnSignals } from './shutdown';
 import { systemClock } from './lib/clock';
+import { createLogger } from './lib/log-redaction';
 import { DEMO_GATEWAY_KEY, DEMO_PASSWORD, isDatabaseEmpty, seedDemoData } from './seed/demo';
 
 /** The process: configuration, database, migrations, demo data, listen, graceful close. */
 async function main() {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize,
     onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool opens another'),

@@ -305,7 +305,7 @@ describe('address search (GEOCODER_URL)', () => {
 
     beforeAll(async () => {
       geocoder = await startFakeGeocoder();
-      geo = await createTestContext({ demo: true, config: { geocoderUrl: geocoder.url + '/', geocoderTimeoutMs: 300, geocoderUserMaxPerMinute: 8 } });
+      geo = await createTestContext({ demo: true, config: { geocoderUrl: geocoder.url + '/', geocoderTimeoutMs: 1500, geocoderUserMaxPerMinute: 8 } });
       token = (await geo.login('aurora.adm')).token;
     });
     afterAll(async () => {

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { API_VERSION } from '@sentinela/contract';
 import { clientMeta } from '../lib/client-meta';
 import { describeAccess } from '../modules/access-log/actions';
+import { redactedPath } from '../lib/log-redaction';
 import type { AppServices } from '../services';
 
 /**
@@ -15,7 +16,8 @@ async function accessLog(app: FastifyInstance, { services }: { services: AppServ
     if (!auth) return;
     const meta = clientMeta(request);
     const route = request.routeOptions.url;
-    const path = route ?? request.url.split('?')[0] ?? request.url;
+    // The route's pattern (`/api/monitor/:token`): never a parameter's value; off any route, the path redacted.
+    const path = route ?? redactedPath(request.url.split('?')[0] ?? '', undefined);
     services.accessLog.record({
       created_at: services.clock.now(),
       user_id: auth.userId,
