@@ -39,6 +39,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   // Whole files of requests and socket messages come from one address and a few users within a minute: the abuse
   // limits are tested where a test sets them low (http-limits, realtime-limits).
   loginFailuresPerAddressPerMinute: 1000,
+  loginFailuresPerUsernamePerHour: 1000,
+  loginSlowdownSeconds: 1,
   userMaxRequestsPerMinute: 100_000,
   // Tests block the event loop at will (slow machines, fake timers): shedding only where a test asks for it.
   overloadEventLoopDelayMs: 0,

@@ -41,27 +41,78 @@ describe('the per-user request budget', () => {
   });
 });
 
-describe('failed logins per address, across usernames', () => {
+describe('failed logins per address, across usernames (issue 21 item 9)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ demo: true, config: { loginFailuresPerAddressPerMinute: 5 } });
+    ctx = await createTestContext({ demo: true, config: { loginFailuresPerAddressPerMinute: 5, loginSlowdownSeconds: 1 } });
   });
   afterAll(() => ctx.close());
 
-  it('stops password spraying: after the failures, every login from the address waits, right password or not', async () => {
+  const from = (address: string, username: string, password: string) =>
+    ctx.app.inject({ method: 'POST', url: '/api/authenticate', remoteAddress: address, payload: { username, password } });
+
+  it('slows password spraying down without locking out the people behind the address', async () => {
+    const office = '203.0.113.10';
     // Successful logins do not count: a company behind one address signing in at once is not an attack.
-    for (let i = 0; i < 6; i++) expect((await ctx.request('POST', '/api/authenticate', undefined, { username: i % 2 ? 'joao.silva' : 'vida.adm', password: 'Sentinela@2026' })).statusCode).toBe(200);
-    const usernames = ['admin', 'aurora.adm', 'vida.adm', 'joao.silva', 'ninguem'];
-    for (const username of usernames) {
-      const res = await ctx.request('POST', '/api/authenticate', undefined, { username, password: 'Primavera@2026' });
-      expect(res.statusCode).toBe(401);
+    for (let i = 0; i < 6; i++) expect((await from(office, i % 2 ? 'joao.silva' : 'vida.adm', 'Sentinela@2026')).statusCode).toBe(200);
+    for (const username of ['admin', 'aurora.adm', 'vida.adm', 'joao.silva', 'ninguem']) {
+      expect((await from(office, username, 'Primavera@2026')).statusCode).toBe(401);
     }
-    const sprayed = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Primavera@2026' });
-    expect(sprayed.statusCode).toBe(429);
-    expect(sprayed.json()).toMatchObject({ error: MSG.tooManyLoginAttempts });
-    expect(Number(sprayed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    const right = await ctx.request('POST', '/api/authenticate', undefined, { username: 'maria.souza', password: 'Sentinela@2026' });
-    expect(right.statusCode).toBe(429);
+    // The budget is spent: the spray goes on one attempt a second at most, each answered like any other…
+    expect((await from(office, 'maria.souza', 'Primavera@2026')).statusCode).toBe(401);
+    // …and a colleague with the right password still gets in (after their turn), where it used to be 429.
+    const right = await from(office, 'maria.souza', 'Sentinela@2026');
+    expect(right.statusCode, right.body).toBe(200);
+
+    // A burst beyond what may wait is told to come back, in pt-BR with Retry-After; nothing gets in by waiting.
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => from(office, `spray${i}`, 'Primavera@2026')));
+    const statuses = burst.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const refused = burst.find((r) => r.statusCode === 429)!;
+    expect(refused.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS', error: MSG.tooManyLoginAttempts });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    // Another address is not slowed by this one: its own burst is answered, none refused.
+    const elsewhere = await Promise.all(Array.from({ length: 4 }, (_, i) => from('198.51.100.20', `outro${i}`, 'Primavera@2026')));
+    expect(elsewhere.map((r) => r.statusCode)).toEqual([401, 401, 401, 401]);
+  });
+
+  it('bounds guessing of one username from one address: that pair waits for the minute, others do not', async () => {
+    const cfg = ctx.services.config.loginMaxPerMinute;
+    const attacker = '192.0.2.99';
+    const statuses: number[] = [];
+    for (let i = 0; i < cfg + 2; i++) statuses.push((await from(attacker, 'aurora.adm', `Errada@${i}`)).statusCode);
+    expect(statuses.slice(0, cfg).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(cfg)).toEqual([429, 429]);
+    // Right password or not, from that address: the pair's minute is spent.
+    expect((await from(attacker, 'aurora.adm', 'Sentinela@2026')).statusCode).toBe(429);
+    // The owner, from their own address, signs in.
+    expect((await from('203.0.113.50', 'aurora.adm', 'Sentinela@2026')).statusCode).toBe(200);
+  });
+});
+
+describe('failed logins per username, across addresses (issue 21 item 9)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext({ demo: true, config: { loginFailuresPerUsernamePerHour: 3, loginSlowdownSeconds: 1 } });
+  });
+  afterAll(() => ctx.close());
+
+  const from = (address: string, username: string, password: string) =>
+    ctx.app.inject({ method: 'POST', url: '/api/authenticate', remoteAddress: address, payload: { username, password } });
+
+  it('slows a guessing botnet on one account down, and the owner still signs in', async () => {
+    for (let i = 0; i < 3; i++) expect((await from(`198.51.100.${i + 1}`, 'maria.souza', `Errada@${i}`)).statusCode).toBe(401);
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => from(`198.51.100.${i + 10}`, 'maria.souza', `Errada@${i}`)));
+    const statuses = burst.map((r) => r.statusCode);
+    // Guesses from many addresses wait in one line for this username; beyond it they are refused.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const owner = await from('203.0.113.77', 'maria.souza', 'Sentinela@2026');
+    expect(owner.statusCode, owner.body).toBe(200);
+    // Other accounts are not slowed by it.
+    expect((await from('198.51.100.10', 'joao.silva', 'Sentinela@2026')).statusCode).toBe(200);
   });
 });
 

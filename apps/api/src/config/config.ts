@@ -27,6 +27,9 @@ const Env = z.object({
   // Abuse limits (issue 9): failed logins per address across usernames, requests per signed-in user, load shedding
   // when the event loop lags, and the live channel's budget per socket and per address.
   LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Failed logins on one username from every address (issue 21 item 9), and the pace of slowed logins.
+  LOGIN_FAILURES_PER_USERNAME_PER_HOUR: z.coerce.number().int().positive().default(100),
+  LOGIN_SLOWDOWN_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
   USER_MAX_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(600),
   OVERLOAD_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(250),
   OVERLOAD_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().default(5),
@@ -232,6 +235,10 @@ export interface AppConfig {
   loginMaxPerMinute: number;
   /** Failed logins per address and minute, whatever the usernames (password spraying); then every login from it waits. */
   loginFailuresPerAddressPerMinute: number;
+  /** Failed logins on one username from every address per hour; then logins on it are slowed (never refused outright). */
+  loginFailuresPerUsernamePerHour: number;
+  /** Seconds between two logins of a slowed address or username. */
+  loginSlowdownSeconds: number;
   /** Requests per signed-in user and minute on routes that need a session. */
   userMaxRequestsPerMinute: number;
   /** Event-loop delay above which requests are shed with a 503 (health and ingestion excepted); 0 turns shedding off. */
@@ -537,6 +544,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     loginMaxPerMinute: e.LOGIN_MAX_PER_MINUTE,
     loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
+    loginFailuresPerUsernamePerHour: e.LOGIN_FAILURES_PER_USERNAME_PER_HOUR,
+    loginSlowdownSeconds: e.LOGIN_SLOWDOWN_SECONDS,
     userMaxRequestsPerMinute: e.USER_MAX_REQUESTS_PER_MINUTE,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     overloadRetryAfterSeconds: e.OVERLOAD_RETRY_AFTER_SECONDS,

@@ -83,6 +83,11 @@ export class Limit {
     await this.limiter.penalty(storeKey(key), points);
   }
 
+  /** Gives back attempts counted by `consume` (an attempt that turned out not to count, such as a successful login). */
+  async reward(key: string, points = 1): Promise<void> {
+    await this.limiter.reward(storeKey(key), points);
+  }
+
   /** Forgets the key's attempts of this window. */
   async reset(key: string): Promise<void> {
     await this.limiter.delete(storeKey(key));
@@ -157,9 +162,10 @@ export class LimitQueue {
     this.queue = new RateLimiterQueue(limiter, { maxQueueSize: maxWaiting });
   }
 
-  async turn(): Promise<boolean> {
+  /** Waits for a turn of `key`'s own pace (one queue per key; `all` when the pace is global). */
+  async turn(key = 'all'): Promise<boolean> {
     try {
-      await this.queue.removeTokens(1);
+      await this.queue.removeTokens(1, key);
       return true;
     } catch (err) {
       if (err instanceof RateLimiterQueueError) return false;
