@@ -207,12 +207,9 @@ export function createServices(
   const alarms = new AlarmService(db, clock, events, compliance, signatures);
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
-  const phoneSenders = createPhoneSenders(config);
-  const push = new PushService(db, clock, config);
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
   const phoneSenders = createPhoneSenders(config, outgoing);
   const push = new PushService(db, clock, config, outgoing, log);
-  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push);
+  const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
