@@ -260,7 +260,7 @@ export function createServices(
     mail,
     accounts,
     accountProtection,
-    profile: new ProfileService(db, clock, sessions, accounts, accountProtection, new CurrentPasswordCheck(db, clock, accessLog, config.loginMaxPerMinute)),
+    profile: new ProfileService(db, clock, sessions, accounts, accountProtection, new CurrentPasswordCheck(db, clock, accessLog, rateLimits.limit({ name: 'current-password-failures', points: config.loginMaxPerMinute, windowSeconds: 60 }))),
     firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
     telegram,
     telegramLinks,

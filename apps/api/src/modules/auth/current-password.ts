@@ -3,7 +3,7 @@ import { API_VERSION, MSG, PROFILE_MESSAGES } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError, RetryLaterError } from '../../lib/errors';
-import { FixedWindowLimiter } from '../../realtime/fixed-window';
+import type { Limit } from '../../lib/rate-limits/rate-limits';
 import type { AccessLogWriter } from '../access-log/writer';
 import type { ClientMeta } from './session-service';
 
@@ -20,23 +20,21 @@ export interface PasswordPrompt {
  * minute ends. Counted per user, not per session: a thief with several stolen sessions gets no more guesses.
  */
 export class CurrentPasswordCheck {
-  private readonly failures: FixedWindowLimiter;
-
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly accessLog: AccessLogWriter,
-    maxFailuresPerMinute: number,
-  ) {
-    this.failures = new FixedWindowLimiter(maxFailuresPerMinute, 60_000, () => clock.now().getTime());
-  }
+    /** Wrong current passwords per user and minute (LOGIN_MAX_PER_MINUTE), shared by every process (ADR 54). */
+    private readonly failures: Limit,
+  ) {}
 
   async verify(userId: string, password: string | undefined, meta: ClientMeta, prompt: PasswordPrompt): Promise<void> {
     if (!password) throw new AppError('BAD_REQUEST', PROFILE_MESSAGES.currentPasswordRequired);
-    if (this.failures.exhausted(userId)) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts, this.failures.retryAfterSeconds());
+    const spent = await this.failures.check(userId);
+    if (!spent.allowed) throw new RetryLaterError('TOO_MANY_REQUESTS', MSG.tooManyLoginAttempts, spent.retryAfterSeconds);
     const row = await this.db.selectFrom('users').select(['password_hash', 'enterprise_id']).where('id', '=', userId).executeTakeFirstOrThrow();
     if (await verify(row.password_hash, password).catch(() => false)) return;
-    this.failures.take(userId);
+    await this.failures.penalty(userId);
     this.accessLog.record({
       created_at: this.clock.now(), user_id: userId, enterprise_id: row.enterprise_id, client: meta.client,
       client_version: meta.clientVersion, client_os: meta.clientOs, ip: meta.ip, api_version: API_VERSION,
