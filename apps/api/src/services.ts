@@ -172,6 +172,8 @@ export interface AppServices {
   rateLimits: RateLimits;
   /** The one client for outgoing HTTP(S): address checks, timeouts, size caps (ADR 55). For webhooks and the TSA too. */
   outgoing: OutgoingClient;
+  /** The self-hosted ALTCHA proof of work (contact form, sign-up). */
+  humanCheck: HumanCheck;
 }
 
 export function createServices(
@@ -208,6 +210,14 @@ export function createServices(
   const telegram = new TelegramBot(config, log);
   const telegramLinks = new TelegramLinkService(db, clock, config, telegram, new TelegramMessages(jobs, telegram, log));
   const phoneSenders = createPhoneSenders(config, outgoing);
+  // The "not a robot" proof of work of the contact form and the sign-up (one secret, one table of spent answers).
+  const humanCheck = new HumanCheck(db, clock, {
+    secret: config.contactChallengeSecret,
+    secretFile: config.contactChallengeSecretFile,
+    minutes: config.contactChallengeMinutes,
+    cost: config.contactChallengeCost,
+    maxCounter: config.contactChallengeMaxCounter,
+  });
   const push = new PushService(db, clock, config, outgoing, log);
   const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
   telegram.setHandlers({
@@ -283,14 +293,9 @@ export function createServices(
       clock,
       config,
       mail,
-      new HumanCheck(db, clock, {
-        secret: config.contactChallengeSecret,
-        secretFile: config.contactChallengeSecretFile,
-        minutes: config.contactChallengeMinutes,
-        cost: config.contactChallengeCost,
-        maxCounter: config.contactChallengeMaxCounter,
-      }),
+      humanCheck,
     ),
+    humanCheck,
     cepLookup: new CepLookup(config.cepLookupUrl, config.cepLookupTimeoutMs, clock, outgoing),
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),

@@ -43,21 +43,21 @@ describe('sign-up, confirmation and recovery (A3, A5, A6)', () => {
   });
 
   it('refuses a sign-up with the rules and messages of the form', async () => {
-    const weak = await ctx.request('POST', '/api/client', undefined, signUp('fraca', { password: 'semdigito' }));
+    const weak = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('fraca', { password: 'semdigito' })));
     expect(weak.statusCode).toBe(400);
     expect(weak.body).toContain(MSG.passwordPattern);
-    const short = await ctx.request('POST', '/api/client', undefined, signUp('curta', { password: 'a1@' }));
+    const short = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('curta', { password: 'a1@' })));
     expect(short.body).toContain(MSG.passwordMin);
-    const phone = await ctx.request('POST', '/api/client', undefined, signUp('fone', { phone: '123' }));
+    const phone = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('fone', { phone: '123' })));
     expect(phone.statusCode).toBe(400);
     expect(phone.body).toContain('(99) 99999-9999');
-    const taken = await ctx.request('POST', '/api/client', undefined, signUp('x', { email: 'joao.silva@aurora.example' }));
+    const taken = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('x', { email: 'joao.silva@aurora.example' })));
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toBe(MSG.emailTaken);
-    const username = await ctx.request('POST', '/api/client', undefined, signUp('y', { username: 'joao.silva' }));
+    const username = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('y', { username: 'joao.silva' })));
     expect(username.statusCode).toBe(409);
     expect(username.json().error).toBe(USER_MESSAGES.usernameTaken);
-    const plan = await ctx.request('POST', '/api/client', undefined, signUp('z', { plan_id: crypto.randomUUID(), cicle_id: crypto.randomUUID() }));
+    const plan = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('z', { plan_id: crypto.randomUUID(), cicle_id: crypto.randomUUID() })));
     expect(plan.statusCode).toBe(404);
     expect(plan.json().error).toBe(ACCOUNT_MESSAGES.planNotFound);
   });
@@ -65,7 +65,7 @@ describe('sign-up, confirmation and recovery (A3, A5, A6)', () => {
   it('creates the enterprise with its plan and an unverified owner, e-mails a single-use link, and confirms', async () => {
     const plan = await ctx.db.insertInto('plans').values({ name: 'Básico' }).returning('id').executeTakeFirstOrThrow();
     const cycle = await ctx.db.insertInto('plan_cycles').values({ plan_id: plan.id, name: 'Mensal', value: 99.9, features: JSON.stringify(['10 sensores']) }).returning('id').executeTakeFirstOrThrow();
-    const res = await ctx.request('POST', '/api/client', undefined, signUp('ana', { plan_id: plan.id, cicle_id: cycle.id }));
+    const res = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('ana', { plan_id: plan.id, cicle_id: cycle.id })));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true, message: ACCOUNT_MESSAGES.registered });
 
@@ -103,7 +103,7 @@ describe('sign-up, confirmation and recovery (A3, A5, A6)', () => {
   });
 
   it('resends the confirmation (the earlier link stops working) and refuses an expired link', async () => {
-    expect((await ctx.request('POST', '/api/client', undefined, signUp('bia'))).statusCode).toBe(200);
+    expect((await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck(signUp('bia')))).statusCode).toBe(200);
     const first = tokenOf((await smtp.waitForMail('pessoa.bia@example.com', /Confirme/)).text)!;
     const { token } = await ctx.login('pessoa.bia', 'Cofre#Azul7134');
     const resend = await ctx.request('POST', '/api/verify-email/resend', token);

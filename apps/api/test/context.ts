@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
@@ -119,6 +121,9 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   passwordResetMaxPerEmailHour: 5,
   accountRequestsMaxPerHour: 1000,
   emailAvailableMaxPerMinute: 1000,
+  emailAvailableMaxPerHour: 1000,
+  accountChecksPerTargetPerHour: 1000,
+  takenAnswersPerHour: 1000,
   telegramBotToken: undefined,
   telegramApiRoot: 'http://127.0.0.1:9',
   telegramWebhookUrl: undefined,
@@ -264,9 +269,23 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
     });
   }
 
+  /** A solved sign-up challenge (the `altcha` of POST /api/client), solved for real as the browser's widget does. */
+  async function humanCheck(): Promise<string> {
+    const challenge = (await app.inject({ method: 'GET', url: '/api/client/challenge', headers })).json() as Challenge;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  }
+
+  /** A sign-up body with its solved challenge. */
+  async function withHumanCheck<T extends object>(body: T): Promise<T & { altcha: string }> {
+    return { ...body, altcha: await humanCheck() };
+  }
+
   return {
     app,
     services,
+    humanCheck,
+    withHumanCheck,
     /** Every route the app registered, as registered (method, url, schema, config). */
     routes,
     db: database.db,

@@ -35,9 +35,9 @@ describe('POST /api/user/email-available | email | truthy or boolean when taken'
 
 describe('GET /api/verify-email/{token} | none | confirmed boolean', () => {
   it('carries confirmed: true for a good link, and confirmed: false for an unknown, a spent or an expired one', async () => {
-    const signUp = await ctx.request('POST', '/api/client', undefined, {
+    const signUp = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({
       name: 'Rita Campos', username: 'rita.campos', email: 'rita@campos.example', phone: '(11) 98765-4321', password: 'Cofre#Azul7134', client: { name: 'Campos Gelados' },
-    });
+    }));
     expect(signUp.statusCode, signUp.body).toBe(200);
     const token = /\/confirmation\/([A-Za-z0-9_-]+)/.exec((await smtp.waitForMail('rita@campos.example', /Confirme/)).text ?? '')![1]!;
 

@@ -79,11 +79,11 @@ describe('every place a password is chosen', () => {
   it('sign-up (POST /api/client)', async () => {
     const body = { name: 'Ana Lima', username: 'ana.lima', email: 'ana@lima.example', phone: '(11) 98765-4321', client: { name: 'Lima Frios' } };
     const before = await userCount();
-    expectRefused(await ctx.request('POST', '/api/client', undefined, { ...body, password: 'Senha@123' }), common);
-    expectRefused(await ctx.request('POST', '/api/client', undefined, { ...body, password: 'AnaLima@77' }), personal);
-    expectRefused(await ctx.request('POST', '/api/client', undefined, { ...body, password: 'Frios#2024' }), personal);
+    expectRefused(await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({ ...body, password: 'Senha@123' })), common);
+    expectRefused(await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({ ...body, password: 'AnaLima@77' })), personal);
+    expectRefused(await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({ ...body, password: 'Frios#2024' })), personal);
     expect(await userCount()).toBe(before);
-    expect((await ctx.request('POST', '/api/client', undefined, { ...body, password: STRONG })).statusCode).toBe(200);
+    expect((await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({ ...body, password: STRONG }))).statusCode).toBe(200);
   });
 
   it('company registration (POST /api/client/create)', async () => {

@@ -276,10 +276,10 @@ describe('PUT /api/subscription: changes', () => {
 describe('the first invoice (issue 13 item 6)', () => {
   it('is issued at sign-up with a plan, so /complete-register step 3 shows it with its PIX code', async () => {
     const { plan_id, cicle_id } = cycleOf('Essencial', 'Mensal');
-    const res = await ctx.request('POST', '/api/client', undefined, {
+    const res = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({
       name: 'Carla Nova', username: 'carla.nova', email: 'carla@nova.example', phone: '(11) 98888-7777', password: 'Cofre#Azul7134',
       client: { name: 'Nova Câmara Fria' }, plan_id, cicle_id,
-    });
+    }));
     expect(res.statusCode, res.body).toBe(200);
     const token = (await ctx.login('carla.nova', 'Cofre#Azul7134')).token;
     const sub = await subscription(token);
@@ -293,10 +293,10 @@ describe('the first invoice (issue 13 item 6)', () => {
   });
 
   it('is issued when an enterprise without a plan chooses one', async () => {
-    const res = await ctx.request('POST', '/api/client', undefined, {
+    const res = await ctx.request('POST', '/api/client', undefined, await ctx.withHumanCheck({
       name: 'Davi Sem Plano', username: 'davi.semplano', email: 'davi@semplano.example', phone: '(11) 98888-6666', password: 'Cofre#Azul7134',
       client: { name: 'Sem Plano Ltda' },
-    });
+    }));
     expect(res.statusCode, res.body).toBe(200);
     const token = (await ctx.login('davi.semplano', 'Cofre#Azul7134')).token;
     expect((await ctx.request('GET', '/api/subscription', token)).statusCode).toBe(404);

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { e2e } from './environment';
 import { waitForMail } from './fake-mail-server';
+import { signUpCheck } from './human-check';
 
 /**
  * A session alone never takes an account (issue 21.2, ADR 58) and the welcome link of a user made by an administrator
@@ -33,7 +34,7 @@ async function newOwner(tag: string) {
   const stamp = `${tag}${Date.now() % 1_000_000}`;
   const owner = { username: `dono.${stamp}`, email: `dono.${stamp}@example.com` };
   await api('POST', '/api/client', null, {
-    name: 'Dona Teresa', ...owner, phone: '(11) 98888-7777', password: PASSWORD, client: { name: `Empório ${stamp}` },
+    name: 'Dona Teresa', ...owner, phone: '(11) 98888-7777', password: PASSWORD, client: { name: `Empório ${stamp}` }, altcha: await signUpCheck(),
   });
   return owner;
 }

@@ -53,6 +53,13 @@ describe('a visitor signs up, confirms, signs in, and recovers the password (A3,
     await page.getByLabel('Nome da empresa').fill('Frios Carla');
     await page.getByLabel(/^Senha( \*)?$/).fill(PASSWORD);
     await page.getByLabel('Confirmar Senha').fill(PASSWORD);
+    // Not yet proved human (issue 21 item 5): said before anything is sent.
+    await page.getByRole('button', { name: 'Cadastrar' }).click();
+    await page.locator('[role="alert"]', { hasText: 'Confirme que você não é um robô antes de enviar.' }).waitFor();
+    await screenshot(page, 'register-check-missing');
+    // The widget solves the server's challenge for real, in its worker.
+    await page.getByText('Eu não sou um robô').click();
+    await page.getByText('Verificado').waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Cadastrar' }).click();
     await page.getByText('Email já cadastrado no sistema.').waitFor();
     await screenshot(page, 'register-email-taken');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { waitForMail } from './fake-mail-server';
+import { signUpCheck } from './human-check';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -95,7 +96,7 @@ describe('complete registration and plans (A4, A11)', () => {
     const stamp = Date.now() % 1_000_000;
     const email = `lia.${stamp}@example.com`;
     const signUp = await context.request.post('/api/client', {
-      data: { name: 'Lia Registro', username: `lia${stamp}`, email, phone: '(11) 98888-7777', password: 'Cadastro@2026', client: { name: `Frios Lia ${stamp}` } },
+      data: { name: 'Lia Registro', username: `lia${stamp}`, email, phone: '(11) 98888-7777', password: 'Cadastro@2026', client: { name: `Frios Lia ${stamp}` }, altcha: await signUpCheck() },
     });
     expect(signUp.status()).toBe(200);
     await login(page, `lia${stamp}`, 'Cadastro@2026');

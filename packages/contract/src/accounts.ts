@@ -5,6 +5,7 @@ import { passwordSchema } from './password';
 import { requiredEmail } from './enterprises';
 import { cleanText, secretText } from './values';
 import { ErrorResponse } from './common';
+import { humanCheckToken } from './human-check';
 
 /** Texts of sign-up, confirmation and recovery (spec 000 §2, §8); the documents' texts copied exactly. */
 export const ACCOUNT_MESSAGES = {
@@ -53,6 +54,8 @@ export const SignUpBody = z.object({
   client: z.object({ name: cleanText('O nome da empresa', { min: 1, max: 120, requiredMessage: 'Informe o nome da empresa.' }) }, { message: 'Informe os dados da empresa.' }),
   plan_id: z.uuid(ACCOUNT_MESSAGES.planNotFound).optional(),
   cicle_id: z.uuid(ACCOUNT_MESSAGES.planNotFound).optional(),
+  /** The solved "not a robot" challenge of GET /api/client/challenge (issue 21 item 5), as the contact form sends it. */
+  altcha: humanCheckToken,
 });
 export type SignUpBody = z.infer<typeof SignUpBody>;
 

@@ -24,6 +24,7 @@ export * from './notifications';
 export * from './push';
 export * from './locations';
 export * from './onboarding';
+export * from './human-check';
 export * from './escalation';
 export * from './monitor-links';
 export * from './plans-admin';

@@ -5,6 +5,7 @@ import { personName, phoneNumber, username } from './accounts';
 import { cleanText } from './values';
 import { MSG } from './messages';
 import { passwordSchema } from './password';
+import { HUMAN_CHECK_MESSAGES, humanCheckToken } from './human-check';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Contact form (A14)
@@ -13,19 +14,10 @@ import { passwordSchema } from './password';
 export const CONTACT_MESSAGES = {
   sent: 'Mensagem enviada com sucesso!',
   failed: 'Não foi possível enviar a mensagem, tente novamente.',
-  checkRequired: 'Confirme que você não é um robô antes de enviar.',
-  checkInvalid: 'A verificação de segurança não confere. Verifique novamente e envie.',
-  checkExpired: 'A verificação de segurança expirou. Verifique novamente e envie.',
-  checkUsed: 'Esta verificação de segurança já foi usada. Verifique novamente e envie.',
+  ...HUMAN_CHECK_MESSAGES,
   tooMany: 'Você enviou muitas mensagens. Aguarde um pouco e tente novamente.',
 } as const;
 
-/** The widget's answer: a base64 JSON payload; bounded so that a huge one is refused before it is decoded. */
-export const humanCheckToken = z
-  .string({ error: (issue) => (issue.input === undefined ? CONTACT_MESSAGES.checkRequired : CONTACT_MESSAGES.checkInvalid) })
-  .min(1, CONTACT_MESSAGES.checkRequired)
-  .max(4096, CONTACT_MESSAGES.checkInvalid)
-  .regex(/^[A-Za-z0-9+/=_-]+$/, CONTACT_MESSAGES.checkInvalid);
 
 /** POST /api/contact-us: the documents' four fields, all required, and the solved challenge (`altcha`). */
 export const ContactBody = z.object({

@@ -123,6 +123,11 @@ const Env = z.object({
   PASSWORD_RESET_MAX_PER_EMAIL_HOUR: z.coerce.number().int().positive().default(5),
   ACCOUNT_REQUESTS_MAX_PER_HOUR: z.coerce.number().int().positive().default(20),
   EMAIL_AVAILABLE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  // No lists of people (issue 21 item 5; ADR 54): e-mail checks per address and hour; answers about one e-mail or
+  // username per hour, whoever asks; 409 "taken" answers per signed-in user and hour on the user-editing routes.
+  EMAIL_AVAILABLE_MAX_PER_HOUR: z.coerce.number().int().positive().default(60),
+  ACCOUNT_CHECKS_PER_TARGET_PER_HOUR: z.coerce.number().int().positive().default(10),
+  TAKEN_ANSWERS_PER_HOUR: z.coerce.number().int().positive().default(30),
   // Alarm notifications through Telegram (A12, ADR 21): the bot's token; the Bot API server (a self-hosted one, or a
   // local one in tests); a webhook instead of long polling when its public address is given.
   TELEGRAM_BOT_TOKEN: z.string().optional(),
@@ -370,6 +375,12 @@ export interface AppConfig {
   accountRequestsMaxPerHour: number;
   /** E-mail availability checks per client address and minute (each one tells whether an account exists). */
   emailAvailableMaxPerMinute: number;
+  /** E-mail availability checks per client address and hour. */
+  emailAvailableMaxPerHour: number;
+  /** Answers about one e-mail or username (availability checks, sign-ups) per hour, whoever asks. */
+  accountChecksPerTargetPerHour: number;
+  /** 409 "e-mail/username taken" answers per signed-in user (or address) and hour on the user-editing routes. */
+  takenAnswersPerHour: number;
   /** The Telegram bot (A12); unset: the Telegram channel is off and the settings screen says so. */
   telegramBotToken: string | undefined;
   /** The Bot API server the bot talks to (default https://api.telegram.org). */
@@ -616,6 +627,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     passwordResetMaxPerEmailHour: e.PASSWORD_RESET_MAX_PER_EMAIL_HOUR,
     accountRequestsMaxPerHour: e.ACCOUNT_REQUESTS_MAX_PER_HOUR,
     emailAvailableMaxPerMinute: e.EMAIL_AVAILABLE_MAX_PER_MINUTE,
+    emailAvailableMaxPerHour: e.EMAIL_AVAILABLE_MAX_PER_HOUR,
+    accountChecksPerTargetPerHour: e.ACCOUNT_CHECKS_PER_TARGET_PER_HOUR,
+    takenAnswersPerHour: e.TAKEN_ANSWERS_PER_HOUR,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN || undefined,
     telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
     telegramWebhookUrl: e.TELEGRAM_WEBHOOK_URL || undefined,

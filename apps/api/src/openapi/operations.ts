@@ -60,7 +60,8 @@ const byTag: Record<Tag, Record<string, string>> = {
   },
   Accounts: {
     'POST /api/user/email-available': 'Whether an e-mail address is taken (true) or free (false)',
-    'POST /api/client': 'Sign up: create an enterprise and its administrator',
+    'GET /api/client/challenge': 'A proof-of-work challenge for the sign-up (its answer is the sign-up body field altcha)',
+    'POST /api/client': 'Sign up: create an enterprise and its administrator (with a solved challenge in `altcha`)',
     'GET /api/verify-email/:token': 'Confirm an e-mail address',
     'POST /api/verify-email/resend': 'Send the e-mail confirmation again',
     'POST /api/password/request/reset': 'Ask for a password reset code by e-mail',

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ACCOUNT_MESSAGES,
@@ -12,17 +13,27 @@ import {
   VerifyEmailNotFoundResponse,
   VerifyEmailParams,
   VerifyEmailResponse,
+  z,
 } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 
 /** Sign-up, e-mail confirmation and password recovery (A3, A5, A6): public routes, limited per client address. */
 export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
-  const { accounts, config } = services;
+  const { accounts, config, rateLimits } = services;
+  const tooMany = ACCOUNT_MESSAGES.tooManyAccountRequests;
   // Each route counted apart, per client address (README: ACCOUNT_REQUESTS_MAX_PER_HOUR).
   const perHour = (name: string) => ({
-    limits: [{ limit: services.rateLimits.limit({ name: `account-${name}`, points: config.accountRequestsMaxPerHour, windowSeconds: 3600 }), message: ACCOUNT_MESSAGES.tooManyAccountRequests }],
+    limits: [{ limit: rateLimits.limit({ name: `account-${name}`, points: config.accountRequestsMaxPerHour, windowSeconds: 3600 }), message: tooMany }],
   });
+
+  // No lists of people (issue 21 item 5; ADR 54): whether an e-mail or a username is taken is answered a few times an
+  // hour per target, whoever asks, besides the per-address budgets; the refusal says nothing about the target.
+  const perTarget = rateLimits.limit({ name: 'account-checks-target', points: config.accountChecksPerTargetPerHour, windowSeconds: 3600 });
+  const bodyField = (field: 'email' | 'username') => (request: FastifyRequest) => {
+    const value = (request.body as Record<string, unknown> | undefined)?.[field];
+    return `${field}:${typeof value === 'string' ? value.trim().toLowerCase() : ''}`;
+  };
 
   app.post(
     '/api/user/email-available',
@@ -30,16 +41,48 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
       schema: { body: EmailAvailableBody, response: { 200: EmailAvailableResponse } },
       config: {
         permission: 'public',
-        limits: [{ limit: services.rateLimits.limit({ name: 'email-available', points: config.emailAvailableMaxPerMinute, windowSeconds: 60 }), message: ACCOUNT_MESSAGES.tooManyAccountRequests }],
+        limits: [
+          { limit: rateLimits.limit({ name: 'email-available', points: config.emailAvailableMaxPerMinute, windowSeconds: 60 }), message: tooMany },
+          { limit: rateLimits.limit({ name: 'email-available-hour', points: config.emailAvailableMaxPerHour, windowSeconds: 3600 }), message: tooMany },
+          { limit: perTarget, key: bodyField('email'), hook: 'preHandler', message: tooMany },
+        ],
       },
     },
     // The documents' answer: truthy when the e-mail is taken (a bare boolean).
     async (request) => !(await accounts.isEmailAvailable(request.body.email)),
   );
 
+  // The sign-up's "not a robot" challenge (issue 21 item 5): the contact form's proof of work, asked on page load.
+  const challenges = rateLimits.limit({ name: 'sign-up-challenges', points: 60, windowSeconds: 60 });
+  app.get(
+    '/api/client/challenge',
+    {
+      schema: { response: { 200: z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string().optional() }) } },
+      config: { permission: 'public', limits: [{ limit: challenges, message: tooMany }] },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const challenge = await services.humanCheck.createChallenge();
+      return { parameters: { ...challenge.parameters }, signature: challenge.signature };
+    },
+  );
+
   app.post(
     '/api/client',
-    { schema: { body: SignUpBody, response: { 200: AccountMessageResponse } }, config: { permission: 'public', ...perHour('sign-up') } },
+    {
+      schema: { body: SignUpBody, response: { 200: AccountMessageResponse } },
+      // The proof of work is spent first (the route's own hook runs before its limits' preHandlers): probing a
+      // username costs a solved challenge each time, and nobody spends a registrant's per-target budget for free.
+      preHandler: async (request) => services.humanCheck.spend(request.body.altcha),
+      config: {
+        permission: 'public',
+        limits: [
+          ...perHour('sign-up').limits,
+          { limit: perTarget, key: bodyField('email'), hook: 'preHandler', message: tooMany },
+          { limit: perTarget, key: bodyField('username'), hook: 'preHandler', message: tooMany },
+        ],
+      },
+    },
     async (request) => {
       const signedUp = await accounts.signUp(request.body);
       // The plan chosen on the landing page is billed from today: its first invoice is there for step 3 (ADR 32).

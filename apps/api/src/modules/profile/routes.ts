@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountMessageResponse, MSG, ChangePasswordBody, PROFILE_MESSAGES, ProfileBody, ProfileResponse } from '@sentinela/contract';
 import { clientMeta } from '../../lib/client-meta';
 import { requireAuth, requireSession } from '../../plugins/auth';
-import { userOrAddress } from '../../plugins/rate-limits';
+import { takenAnswersLimit, userOrAddress } from '../../plugins/rate-limits';
 import type { AppServices } from '../../services';
 
 /** /profile (A7): the signed-in user's own data and password; nobody else's is reachable here. */
 export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const { profile } = services;
+  const taken = takenAnswersLimit(services);
 
   app.get(
     '/api/profile',
@@ -19,7 +20,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   for (const url of ['/api/profile/', '/api/profile']) {
     app.post(
       url,
-      { schema: { body: ProfileBody, response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own' } },
+      { schema: { body: ProfileBody, response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own', limits: [taken] } },
       async (request) => ({ success: true as const, message: await profile.update(requireAuth(request).userId, request.body, clientMeta(request)) }),
     );
   }

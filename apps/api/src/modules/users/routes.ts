@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AclListResponse, CREATE_USER_MESSAGES, CreateUserBody, CreateUserResponse, LinkUsersBody, LinkUsersParams, ActiveInactiveBody, AdminResetPasswordBody, ClientIdParam, IdParam, SuccessMessageResponse, UpdateUserBody, UserDetail, UsersByClientQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
+import { takenAnswersLimit } from '../../plugins/rate-limits';
 import { notFound } from '../../lib/errors';
 import type { AppServices } from '../../services';
 import { isEnterpriseInScope } from '../enterprises/repository';
 import { findUserInScope, listUsersOfEnterpriseInScope } from './repository';
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const taken = takenAnswersLimit(services);
   app.get(
     '/api/user/show/:id',
     { schema: { params: IdParam, response: { 200: UserDetail } }, config: { permission: 'users:read' } },
@@ -19,7 +21,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
 
   app.post(
     '/api/user/update/:id',
-    { schema: { params: IdParam, body: UpdateUserBody, response: { 200: UserDetail } }, config: { permission: 'users:manage' } },
+    { schema: { params: IdParam, body: UpdateUserBody, response: { 200: UserDetail } }, config: { permission: 'users:manage', limits: [taken] } },
     async (request) => services.users.updateIdentity(requireAuth(request), request.params.id, request.body),
   );
 
@@ -65,11 +67,12 @@ export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = asyn
 
 /** /register-user (A13): the profiles on offer, the creation, and the link to the enterprise. */
 export const userCreationRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
+  const taken = takenAnswersLimit(services);
   app.get('/api/acl/all', { schema: { response: { 200: AclListResponse } }, config: { permission: 'users:manage' } }, () => services.userCreation.acl());
 
   app.post(
     '/api/user/create',
-    { schema: { body: CreateUserBody, response: { 200: CreateUserResponse } }, config: { permission: 'users:manage' } },
+    { schema: { body: CreateUserBody, response: { 200: CreateUserResponse } }, config: { permission: 'users:manage', limits: [taken] } },
     async (request) => {
       const user = await services.userCreation.create(requireAuth(request), request.body);
       return { success: true as const, message: CREATE_USER_MESSAGES.created, user: { _id: user.id, id: user.id } };

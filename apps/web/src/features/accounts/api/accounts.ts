@@ -9,7 +9,10 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-/** POST /api/client (A3). */
+/** Where the sign-up's "not a robot" widget asks for a challenge (GET, public; issue 21 item 5). */
+export const SIGN_UP_CHALLENGE_URL = '/api/client/challenge';
+
+/** POST /api/client (A3), with the widget's answer (`altcha`). */
 export function signUp(body: SignUpBody) {
   return apiRequest('/api/client', { method: 'POST', body, auth: 'none', schema: AccountMessageResponse });
 }

@@ -1,23 +1,31 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { ACCOUNT_MESSAGES, MSG, SignUpForm } from '@sentinela/contract';
+import { ACCOUNT_MESSAGES, CONTACT_MESSAGES, MSG, SignUpForm } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { PhoneInput } from '../../../components/form/PhoneInput';
+import { HumanCheckWidget } from '../../../components/HumanCheckWidget';
 import { errorMessage } from '../../../lib/api-client';
 import { isEmailAvailable } from '../../../lib/email-availability';
 import { paths } from '../../../lib/paths';
-import { useSignUp } from '../api/accounts';
+import { SIGN_UP_CHALLENGE_URL, useSignUp } from '../api/accounts';
 import { AuthCard } from './AuthCard';
 
 const PASSWORD_HINT = 'No mínimo 8 caracteres, com letras, números e um destes caracteres especiais: @$!%*#?&';
 
-/** /register (A3): the registrant and their company; the plan chosen on the landing page comes in the query. */
+/**
+ * /register (A3): the registrant and their company; the plan chosen on the landing page comes in the query.
+ * Cadastrar waits for the "not a robot" proof of work, as the contact form does (issue 21 item 5).
+ */
 export function RegisterPage() {
   const [query] = useSearchParams();
   const signUp = useSignUp();
+  // A new widget (a new challenge) after each attempt: an answer is single use.
+  const [round, setRound] = useState(0);
+  const [token, setToken] = useState<string | null>(null);
+  const [checkMissing, setCheckMissing] = useState(false);
   const [emailTaken, setEmailTaken] = useState(false);
   const [checking, setChecking] = useState(false);
   const [checkError, setCheckError] = useState<string | null>(null);
@@ -31,6 +39,12 @@ export function RegisterPage() {
   });
 
   const onSubmit = handleSubmit(async ({ clientName, confirmPassword: _confirm, ...person }) => {
+    // The form's own rules first (handleSubmit), then the check: the registrant sees every field to fix at once.
+    if (!token) {
+      setCheckMissing(true);
+      return;
+    }
+    setCheckMissing(false);
     setEmailTaken(false);
     setCheckError(null);
     setChecking(true);
@@ -48,7 +62,15 @@ export function RegisterPage() {
     }
     const planId = query.get('plan_id');
     const cycleId = query.get('cicle_id');
-    signUp.mutate({ ...person, client: { name: clientName }, ...(planId && cycleId ? { plan_id: planId, cicle_id: cycleId } : {}) });
+    signUp.mutate(
+      { ...person, client: { name: clientName }, altcha: token, ...(planId && cycleId ? { plan_id: planId, cicle_id: cycleId } : {}) },
+      {
+        onSettled: () => {
+          setToken(null);
+          setRound((n) => n + 1);
+        },
+      },
+    );
   });
 
   if (signUp.isSuccess) {
@@ -99,6 +121,12 @@ export function RegisterPage() {
           <Text size="xs" c="dimmed">
             {PASSWORD_HINT}
           </Text>
+          <HumanCheckWidget key={round} challengeUrl={SIGN_UP_CHALLENGE_URL} onToken={setToken} />
+          {!token && (
+            <Text size="xs" c={checkMissing ? 'red' : 'dimmed'} role={checkMissing ? 'alert' : undefined}>
+              {CONTACT_MESSAGES.checkRequired}
+            </Text>
+          )}
           <Group justify="space-between">
             <Button component={Link} to={paths.login} variant="default">
               Voltar

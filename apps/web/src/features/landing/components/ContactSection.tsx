@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { PhoneInput } from '../../../components/form/PhoneInput';
 import { ApiError } from '../../../lib/api-client';
 import { CONTACT_CHALLENGE_URL, useSendContact } from '../api/contact';
-import { HumanCheckWidget } from './HumanCheckWidget';
+import { HumanCheckWidget } from '../../../components/HumanCheckWidget';
 
 /** Why a send failed, beyond the documents' message: what the visitor can fix (a field, the check, the limit). */
 function failureDetail(error: unknown): string | null {

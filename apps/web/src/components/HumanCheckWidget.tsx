@@ -7,7 +7,7 @@ import type {} from 'altcha/types/react';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import { useEffect, useRef } from 'react';
 
-// The server's challenges are PBKDF2/SHA-256 (apps/api/src/modules/contact/human-check.ts).
+// The server's challenges are PBKDF2/SHA-256 (apps/api/src/modules/contact/human-check.ts), for the contact form and the sign-up.
 globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
 
 /**
