@@ -187,7 +187,12 @@ export function createServices(
   const metrics = new AppMetrics({ defaultMetrics: config.metrics !== undefined });
   const load = new EventLoopLoad(log);
   const rateLimits = new RateLimits({ db, redisUrl: config.redisUrl, log });
-  const outgoing = new OutgoingClient({ allowPrivate: config.outgoingAllowPrivate || config.pushAllowHttpEndpoints, allowedPorts: config.outgoingAllowedPorts });
+  // One guard for every outgoing request (ADR 55); PUSH_ALLOW_HTTP_ENDPOINTS and WEBHOOK_ALLOW_PRIVATE are older names of
+  // OUTGOING_ALLOW_PRIVATE, kept for existing setups.
+  const outgoing = new OutgoingClient({
+    allowPrivate: config.outgoingAllowPrivate || config.pushAllowHttpEndpoints || config.webhookAllowPrivate,
+    allowedPorts: config.outgoingAllowedPorts,
+  });
   const sessions = new SessionService(db, clock, events);
   const apiTokens = new ApiTokenService(db, clock, log);
   const accessLog = new AccessLogWriter(db, log);
@@ -312,6 +317,6 @@ export function createServices(
     reportApprovals: new ReportApprovalService(db, clock, signatures),
     apiTokens,
     readingsExport: new ReadingsExportService(db, clock),
-    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log),
+    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log, outgoing),
   };
 }

@@ -148,10 +148,11 @@ describe('X13 managing webhooks', () => {
   });
 
   it('without WEBHOOK_ALLOW_PRIVATE takes only https to public addresses', async () => {
-    const strict = await createTestContext({ demo: true, config: { webhookAllowPrivate: false } });
+    // The one outgoing guard (ADR 55) decides: none of its "allow private" settings on.
+    const strict = await createTestContext({ demo: true, config: { webhookAllowPrivate: false, outgoingAllowPrivate: false, pushAllowHttpEndpoints: false } });
     try {
       const session = (await strict.login('aurora.adm')).token;
-      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost/hook', 'https://intranet/hook', 'https://user:pass@example.com/hook']) {
+      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://[::1]/hook', 'https://localhost/hook', 'https://intranet/hook', 'https://user:pass@example.com/hook', 'https://[::ffff:7f00:1]/hook', 'https://0x7f.1/hook', 'https://0177.0.0.1/hook', 'https://erp.example.com:8443/hook']) {
         const res = await strict.request('POST', '/api/webhooks', session, { url, events: ['alarm.opened'] });
         expect(res.statusCode, url).toBe(400);
         expect(res.json().error).toBe('URL não permitida: use um endereço https:// público (sem usuário e senha, fora da rede interna).');
@@ -323,6 +324,24 @@ describe('X13 delivery: retries, log, redelivery, test', () => {
     expect(test.statusCode).toBe(202);
     const [delivery] = await eventually(() => deliveries(aurora, hook._id), (l) => l[0]?.status === 'failed');
     expect(delivery).toMatchObject({ event: 'webhook.test', attempt: 1, response_code: null, error: 'Sem resposta em 2 s.' });
+    await ctx.request('DELETE', `/api/webhooks/${hook._id}`, aurora);
+  }, 120_000);
+
+  it('a receiver that cannot be reached is logged with a generic sentence, never the network’s words (issue 21 item 7)', async () => {
+    // A port nothing listens on: the connection is refused, which must not reach the enterprise's log (a port scanner).
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const created = await ctx.request('POST', '/api/webhooks', aurora, { url: `http://127.0.0.1:${closedPort}/fechado`, events: ['alarm.opened'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const hook = created.json() as CreatedWebhook;
+    expect((await ctx.request('POST', `/api/webhooks/${hook._id}/test`, aurora)).statusCode).toBe(202);
+    const [delivery] = await eventually(() => deliveries(aurora, hook._id), (l) => l[0]?.status === 'failed');
+    expect(delivery).toMatchObject({ attempt: 1, response_code: null, error: 'Não foi possível se comunicar com o serviço externo.' });
+    expect(JSON.stringify(delivery)).not.toMatch(/ECONNREFUSED|ECONNRESET|connect /i);
     await ctx.request('DELETE', `/api/webhooks/${hook._id}`, aurora);
   }, 120_000);
 

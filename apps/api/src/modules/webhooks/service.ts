@@ -23,7 +23,7 @@ import type { EventBus } from '../../realtime/event-bus';
 import { adminEmails } from '../billing/repository';
 import { composeMail, mailText, quoted } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
-import { endpointAllowed } from '../push/endpoint-guard';
+import type { OutgoingClient } from '../../lib/outgoing/outgoing-client';
 import { postSigned } from './outgoing-post';
 import {
   claimAttempt,
@@ -85,11 +85,13 @@ export class WebhookService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly config: Pick<AppConfig, 'webhookAllowPrivate' | 'webhookTimeoutSeconds' | 'publicUrl'>,
+    private readonly config: Pick<AppConfig, 'webhookTimeoutSeconds' | 'publicUrl'>,
     private readonly jobs: JobQueue,
     private readonly mail: MailService,
     events: EventBus,
     private readonly log: JobLog,
+    /** The shared outgoing-request guard (ADR 55); WEBHOOK_ALLOW_PRIVATE opens it to local receivers. */
+    private readonly outgoing: OutgoingClient,
   ) {
     jobs.define<DeliverPayload>({
       name: WEBHOOK_DELIVER_JOB,
@@ -241,10 +243,8 @@ export class WebhookService {
     const startedAt = this.clock.now();
     // The signature's timestamp is the wall clock's: receivers compare it with theirs to refuse replays.
     const headers = signedHeaders(delivery.secret, delivery.message_id, delivery.payload, new Date());
-    const outcome = await postSigned(delivery.url, headers, delivery.payload, {
-      timeoutMs: this.config.webhookTimeoutSeconds * 1000,
-      allowPrivate: this.config.webhookAllowPrivate,
-    });
+    const outcome = await postSigned(this.outgoing, delivery.url, headers, delivery.payload, { timeoutMs: this.config.webhookTimeoutSeconds * 1000 });
+    if (outcome.detail) this.log.warn({ webhookId: delivery.webhook_id, detail: outcome.detail }, 'webhook attempt got no answer');
     const now = this.clock.now();
     const ok = outcome.error === null;
     const delay = WEBHOOK_RETRY_DELAYS_SECONDS[delivery.attempts - 1];
@@ -283,7 +283,7 @@ export class WebhookService {
   }
 
   private checkUrl(url: string): void {
-    if (!endpointAllowed(url, this.config.webhookAllowPrivate)) throw badRequest(M.urlNotAllowed);
+    if (!this.outgoing.urlAllowed(url)) throw badRequest(M.urlNotAllowed);
   }
 
   private async visible(enterpriseId: string, id: string): Promise<Webhook> {
