@@ -209,7 +209,7 @@ describe('push subscriptions', () => {
     // A name that resolves to a loopback address is refused before any connection (outgoing.test.ts has the rest).
     await expect(guard.request('https://push.example.com/abc', { method: 'POST' })).rejects.toMatchObject({ reason: 'refused' });
 
-    const strict = await createTestContext({ demo: true, config: { pushAllowHttpEndpoints: false, outgoingAllowPrivate: false } });
+    const strict = await createTestContext({ demo: true, config: { pushAllowHttpEndpoints: false, outgoingAllowPrivate: false, webhookAllowPrivate: false } });
     try {
       const token = (await strict.login('joao.silva')).token;
       const res = await strict.request('POST', '/api/me/push-subscriptions', token, pushService.newBrowser().subscription);

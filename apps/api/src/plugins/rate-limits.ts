@@ -81,11 +81,14 @@ async function rateLimits(app: FastifyInstance, { services }: { services: AppSer
       route[hook] = existing ? [...(Array.isArray(existing) ? existing : [existing]), check] : [check];
     }
   });
-  app.addHook('onResponse', async (request, reply) => {
-    if (!request.limitsToGiveBack) return;
-    await Promise.all(
-      request.limitsToGiveBack.filter((g) => reply.statusCode !== g.countOnly).map((g) => g.limit.reward(g.key).catch((err: unknown) => request.log.warn({ err }, 'rate limits: give back failed'))),
-    );
+  // Given back before the answer leaves (onSend, not onResponse): the client's next request must find the budget as
+  // this answer left it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.limitsToGiveBack) return payload;
+    const toGiveBack = request.limitsToGiveBack.filter((g) => reply.statusCode !== g.countOnly);
+    request.limitsToGiveBack = undefined;
+    await Promise.all(toGiveBack.map((g) => g.limit.reward(g.key).catch((err: unknown) => request.log.warn({ err }, 'rate limits: give back failed'))));
+    return payload;
   });
   app.addHook('onClose', () => services.rateLimits.close());
 }
