@@ -28,7 +28,7 @@ import * as accountChangeReports from './migrations/2026-11-28T0716-account-chan
 import * as integrations from './migrations/2026-11-28T1045-integrations';
 import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
 import * as retention from './migrations/2026-11-28T1133-retention';
-import * as rateLimits from './migrations/2026-11-28T1117-rate-limits';
+import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -63,7 +63,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1045-integrations': integrations,
   '2026-11-28T1108-gxp-location-links': gxpLocationLinks,
   '2026-11-28T1133-retention': retention,
-  '2026-11-28T1117-rate-limits': rateLimits,
+  '2026-11-28T1139-rate-limits': rateLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
