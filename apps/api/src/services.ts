@@ -68,6 +68,9 @@ import { ReadingsExportService } from './modules/readings/export-service';
 import { WebhookService } from './modules/webhooks/service';
 import { RateLimits } from './lib/rate-limits/rate-limits';
 import { OutgoingClient } from './lib/outgoing/outgoing-client';
+import { CalibrationService } from './modules/calibrations/service';
+import { CalibrationStorage } from './modules/calibrations/storage';
+import { PdfChecker } from './modules/calibrations/pdf-check';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -174,6 +177,10 @@ export interface AppServices {
   outgoing: OutgoingClient;
   /** The self-hosted ALTCHA proof of work (contact form, sign-up). */
   humanCheck: HumanCheck;
+  /** Calibration certificates per sensor (X12, ADR 0077). */
+  calibrations: CalibrationService;
+  /** The thread that checks uploaded PDFs by their content. */
+  pdfChecker: PdfChecker;
 }
 
 export function createServices(
@@ -225,6 +232,8 @@ export function createServices(
   });
   const push = new PushService(db, clock, config, outgoing, log);
   const alarmDeliveries = new AlarmDeliveryService(db, clock, config, jobs, mail, telegram, alarms, events, log, phoneSenders, push, metrics);
+  const pdfChecker = new PdfChecker();
+  const calibrations = new CalibrationService(db, clock, config.reportTimeZone, new CalibrationStorage(config.calibrationsDir), pdfChecker);
   telegram.setHandlers({
     start: (chatId) => telegramLinks.startMessage(chatId),
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
@@ -318,5 +327,8 @@ export function createServices(
     apiTokens,
     readingsExport: new ReadingsExportService(db, clock),
     webhooks: new WebhookService(db, clock, config, jobs, mail, events, log, outgoing),
+    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log),
+    calibrations,
+    pdfChecker,
   };
 }

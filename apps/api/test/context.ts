@@ -109,6 +109,10 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   // A fresh folder for the firmware files of each app (removed by close), unless one is given.
   firmwareDir: overrides.firmwareDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-firmware-')),
   firmwareMaxBytes: 64 * 1024 * 1024,
+  // A fresh folder for the calibration certificates of each app (removed by close), unless one is given.
+  calibrationsDir: overrides.calibrationsDir ?? mkdtempSync(path.join(tmpdir(), 'sentinela-calibrations-')),
+  // Tests look for due certificates themselves, under their clock.
+  calibrationCheckMinutes: 0,
   publicUrl: 'http://sentinela.test',
   publicUrlFromListen: false,
   smtpUrl: undefined,
@@ -298,6 +302,7 @@ export async function createTestContext(options: { demo?: boolean; config?: Part
       rmSync(config.reportsDir, { recursive: true, force: true });
       rmSync(config.mailOutboxDir, { recursive: true, force: true });
       rmSync(config.firmwareDir, { recursive: true, force: true });
+      rmSync(config.calibrationsDir, { recursive: true, force: true });
     },
   };
 }

@@ -32,6 +32,8 @@ export const Device = z.object({
   humidity: z.number().nullable(),
   /** The interval the device is expected to report at (configured, else learned; null: not known yet). ADR 0035. */
   expectedIntervalSeconds: z.number().nullable(),
+  /** The due date ("YYYY-MM-DD") of the device's calibration certificate in force, or null without one (X12, ADR 0077). */
+  calibration_due_at: z.string().nullable().optional(),
 });
 export type Device = z.infer<typeof Device>;
 

@@ -42,3 +42,4 @@ export * from './password-strength';
 export * from './api-tokens';
 export * from './webhooks';
 export * from './readings-export';
+export * from './calibrations';

@@ -73,6 +73,8 @@ export const PERMISSIONS = {
   /** Turn GxP mode on or off (X11, ADR 0061). */
   'enterprise:compliance': admins,
   'firmware:manage': superAdminOnly,
+  /** Calibration certificates of the enterprise's sensors: add, list, download, the due list (X12, ADR 0077). */
+  'calibrations:manage': admins,
   /** Plans with their cycles and device limits, and the landing page's FAQ (ADR 28). */
   'plans:manage': superAdminOnly,
   /** The enterprise's API tokens and webhooks (X13, ADR 64): its administrators; the super admin has no enterprise. */

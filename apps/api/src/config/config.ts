@@ -111,6 +111,9 @@ const Env = z.object({
   // Firmware files (M1): where they are kept and the largest one accepted.
   FIRMWARE_DIR: z.string().optional(),
   FIRMWARE_MAX_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
+  // Calibration certificates (X12, ADR 0077): their folder, and how often the due/overdue announcements are looked for.
+  CALIBRATIONS_DIR: z.string().optional(),
+  CALIBRATION_CHECK_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
   // Accounts and e-mail (A1–A14): links in e-mails point at PUBLIC_URL; without SMTP_URL messages go to files.
   // Unset: the address the server listens on (ADR 69); required in production without the demo.
   PUBLIC_URL: z.url().optional().or(z.literal('')),
@@ -350,6 +353,10 @@ export interface AppConfig {
   firmwareDir: string;
   /** Largest firmware file; a larger upload is refused (413) before it is read when its length is declared. */
   firmwareMaxBytes: number;
+  /** Calibration certificates (default `<DATA_DIR>/calibrations`). */
+  calibrationsDir: string;
+  /** Minutes between two looks for certificates becoming due or overdue (announced once each); 0: never (tests run it). */
+  calibrationCheckMinutes: number;
   /**
    * Where the web app is reached: the base of links sent by e-mail, monitor links and gateway instructions. PUBLIC_URL,
    * or without it the address the server listens on (`publicUrlFromListen`), completed by the server once it listens
@@ -616,6 +623,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportQueueMaxPerEnterprise: e.REPORT_QUEUE_MAX_PER_ENTERPRISE,
     firmwareDir: path.resolve(e.FIRMWARE_DIR || path.join(e.DATA_DIR, 'firmware')),
     firmwareMaxBytes: e.FIRMWARE_MAX_BYTES,
+    calibrationsDir: path.resolve(e.CALIBRATIONS_DIR || path.join(e.DATA_DIR, 'calibrations')),
+    calibrationCheckMinutes: e.CALIBRATION_CHECK_MINUTES,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : listenUrl(e.HOST, e.PORT),
     publicUrlFromListen: !e.PUBLIC_URL,
     smtpUrl: e.SMTP_URL || undefined,

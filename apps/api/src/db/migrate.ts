@@ -29,6 +29,7 @@ import * as integrations from './migrations/2026-11-28T1045-integrations';
 import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
 import * as retention from './migrations/2026-11-28T1133-retention';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
+import * as calibrations from './migrations/2026-11-28T1140-calibrations';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1108-gxp-location-links': gxpLocationLinks,
   '2026-11-28T1133-retention': retention,
   '2026-11-28T1139-rate-limits': rateLimits,
+  '2026-11-28T1140-calibrations': calibrations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

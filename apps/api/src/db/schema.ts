@@ -369,6 +369,17 @@ export interface ElectronicSignaturesTable {
 }
 export interface SignatureLockoutsTable { user_id: string; failures: Generated<number>; locked_until: Timestamp | null }
 
+/** Calibration certificates (X12, ADR 0077); dates are read as 'YYYY-MM-DD' text by the repository. */
+export interface CalibrationsTable {
+  id: Generated<string>; device_id: string; calibrated_at: ColumnType<string, string, string>; due_at: ColumnType<string, string, string>;
+  laboratory: string; certificate_number: string; points: Json<unknown>; file_name: string; file_path: string; file_size: number;
+  sha256: string; created_by: string | null; created_at: CreatedAt;
+}
+export interface CalibrationNoticesTable {
+  id: Generated<string>; calibration_id: string; state: 'due' | 'overdue'; user_id: string; channel: string; recipient: string;
+  status: Generated<'pending' | 'sent' | 'failed'>; attempts: Generated<number>; last_error: string | null; created_at: CreatedAt; sent_at: Timestamp | null;
+}
+
 export interface Database {
   audit_trail: AuditTrailTable;
   audit_chain_heads: AuditChainHeadsTable;
@@ -405,6 +416,8 @@ export interface Database {
   access_log: AccessLogTable;
   reports: ReportsTable;
   firmwares: FirmwaresTable;
+  calibrations: CalibrationsTable;
+  calibration_notices: CalibrationNoticesTable;
   plans: PlansTable;
   plan_cycles: PlanCyclesTable;
   subscriptions: SubscriptionsTable;

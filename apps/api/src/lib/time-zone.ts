@@ -48,3 +48,14 @@ export function isValidWallClock(w: WallClock): boolean {
   if (w.year < 1900 || w.year > 9999 || w.hour < 0 || w.minute < 0 || w.second < 0) return false;
   return w.day <= new Date(Date.UTC(w.year, w.month, 0)).getUTCDate();
 }
+
+/** The calendar day ('YYYY-MM-DD') an instant falls on in a zone. */
+export function localDay(instant: Date, timeZone: string): string {
+  const w = wallClockAt(instant, timeZone);
+  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}
+
+/** The day `days` after 'YYYY-MM-DD' (before, when negative). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

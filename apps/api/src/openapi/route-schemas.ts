@@ -15,9 +15,9 @@ export function fileResponse(description: string, ...mediaTypes: [string, ...str
   return { description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: binary() }])) };
 }
 
-/** A multipart form with one file in the field `file` (plus the named text fields), as the upload routes read it. */
-export function multipartFileBody(fields: Record<string, z.ZodType> = {}) {
-  return z.object({ file: binary().meta({ description: 'O arquivo enviado.' }), ...fields });
+/** A multipart form with one file in the field `file` (or `fileField`) plus the named text fields, as the upload routes read it. */
+export function multipartFileBody(fields: Record<string, z.ZodType> = {}, fileField = 'file') {
+  return z.object({ [fileField]: binary().meta({ description: 'O arquivo enviado.' }), ...fields });
 }
 
 /**

@@ -41,6 +41,7 @@ function fileFolders(config: AppConfig): { name: string; target: string }[] {
     { name: 'reports', target: config.reportsDir },
     { name: 'signing', target: config.reportSigningDir },
     { name: 'firmware', target: config.firmwareDir },
+    { name: 'calibrations', target: config.calibrationsDir },
     { name: 'secrets', target: path.dirname(config.vapidKeysFile) },
     { name: 'outbox', target: config.mailOutboxDir },
   ];

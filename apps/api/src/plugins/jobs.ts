@@ -63,6 +63,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     await services.jobs.stop();
     await services.renderPool.close();
     await services.spreadsheetReaders.close();
+    await services.pdfChecker.close();
     services.mail.close();
   });
 }

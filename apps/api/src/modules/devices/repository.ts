@@ -1,5 +1,5 @@
 import type { Device } from '@sentinela/contract';
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DevicesTable } from '../../db/schema';
 import type { TenantScope } from '../../lib/tenant-scope';
@@ -14,6 +14,9 @@ function deviceQuery(db: Db) {
       'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max',
       'd.out_of_range_minutes', 'd.no_data_minutes', 'd.last_battery', 'd.last_temperature', 'd.last_humidity',
       'd.report_interval_seconds', 'd.learned_interval_seconds',
+      // The due date of the certificate in force (the latest calibration), for the screens' badge (ADR 0077).
+      sql<string | null>`(SELECT to_char(c.due_at, 'YYYY-MM-DD') FROM calibrations c WHERE c.device_id = d.id
+        ORDER BY c.calibrated_at DESC, c.created_at DESC LIMIT 1)`.as('calibration_due_at'),
     ]);
 }
 
@@ -40,6 +43,7 @@ export function toDevice(row: DeviceRow): Device {
     temperature: row.last_temperature,
     humidity: row.last_humidity,
     expectedIntervalSeconds: expectedIntervalOf(row.report_interval_seconds, row.learned_interval_seconds),
+    calibration_due_at: row.calibration_due_at,
   };
 }
 
