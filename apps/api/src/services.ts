@@ -71,6 +71,7 @@ import { OutgoingClient } from './lib/outgoing/outgoing-client';
 import { CalibrationService } from './modules/calibrations/service';
 import { CalibrationStorage } from './modules/calibrations/storage';
 import { PdfChecker } from './modules/calibrations/pdf-check';
+import { CalibrationNotices } from './modules/calibrations/notices';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -181,6 +182,8 @@ export interface AppServices {
   calibrations: CalibrationService;
   /** The thread that checks uploaded PDFs by their content. */
   pdfChecker: PdfChecker;
+  /** Once-only announcements of certificates becoming due or overdue (ADR 0077). */
+  calibrationNotices: CalibrationNotices;
 }
 
 export function createServices(
@@ -330,5 +333,6 @@ export function createServices(
     webhooks: new WebhookService(db, clock, config, jobs, mail, events, log),
     calibrations,
     pdfChecker,
+    calibrationNotices: new CalibrationNotices(db, clock, config, jobs, mail, telegram, push, log),
   };
 }

@@ -60,6 +60,7 @@ async function installation(empty: boolean): Promise<{ env: Record<string, strin
     reportsDir: derived.reportsDir,
     reportSigningDir: derived.reportSigningDir,
     firmwareDir: derived.firmwareDir,
+    calibrationsDir: derived.calibrationsDir,
     mailOutboxDir: derived.mailOutboxDir,
     vapidKeysFile: derived.vapidKeysFile,
   });
@@ -70,7 +71,7 @@ async function installation(empty: boolean): Promise<{ env: Record<string, strin
 function npmRun(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const clean = { ...process.env };
-    for (const key of ['DATABASE_URL', 'DATA_DIR', 'REPORTS_DIR', 'FIRMWARE_DIR', 'MAIL_OUTBOX_DIR', 'REPORT_SIGNING_P12']) delete clean[key];
+    for (const key of ['DATABASE_URL', 'DATA_DIR', 'REPORTS_DIR', 'FIRMWARE_DIR', 'CALIBRATIONS_DIR', 'MAIL_OUTBOX_DIR', 'REPORT_SIGNING_P12']) delete clean[key];
     const child = spawn('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -2,6 +2,9 @@ import { z } from './zod-locale';
 import { IsoDate } from './common';
 import { formatMegabytes } from './firmware';
 import { cleanText } from './values';
+import { CALIBRATION_STATE_TEXTS, isCalendarDate } from './calibration-dates';
+
+export * from './calibration-dates';
 
 /**
  * Calibration certificates per sensor (X12, ADR 0077): a PDF from an accredited laboratory, its dates and, optionally,
@@ -11,8 +14,6 @@ import { cleanText } from './values';
 
 /** Largest certificate PDF (10 MB). */
 export const CALIBRATION_MAX_BYTES = 10 * 1024 * 1024;
-/** Days before its due date from which a certificate is listed as due and announced. */
-export const CALIBRATION_DUE_DAYS = 30;
 /** Reference/measured pairs a certificate may list. */
 export const CALIBRATION_MAX_POINTS = 30;
 
@@ -38,22 +39,8 @@ export const CALIBRATION_MESSAGES = {
   listFailed: 'Não foi possível carregar os certificados de calibração.',
   downloadFailed: 'Não foi possível baixar o certificado.',
   /** The badges of the device screens and the texts of reports. */
-  dueOn: (date: string) => `Calibração vence em ${date}`,
-  overdue: 'Calibração vencida',
-  none: 'Sem certificado de calibração',
+  ...CALIBRATION_STATE_TEXTS,
 } as const;
-
-const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether "YYYY-MM-DD" names a day of the calendar (no 31 of April) between 1970 and 2199. */
-export function isCalendarDate(text: string): boolean {
-  const match = DATE_PATTERN.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 1970 || year > 2199) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** A day of the calendar as the certificate prints it, "YYYY-MM-DD" (no time, no zone). */
 export const calendarDate = (label: string) =>
@@ -62,37 +49,7 @@ export const calendarDate = (label: string) =>
     .trim()
     .refine(isCalendarDate, CALIBRATION_MESSAGES.dateFormat(label));
 
-/** Days from `from` to `to`, both "YYYY-MM-DD" (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
-/** "2027-03-15" → "15/03/2027". */
-export function formatCalendarDate(date: string): string {
-  const [year, month, day] = date.split('-');
-  return `${day}/${month}/${year}`;
-}
-
 export const CalibrationStatus = z.enum(['valid', 'due', 'overdue']);
-export type CalibrationStatus = z.infer<typeof CalibrationStatus>;
-
-/**
- * Where a certificate due on `dueAt` stands on the day `today` ("YYYY-MM-DD" both): valid through its due date,
- * "due" from CALIBRATION_DUE_DAYS before it, "overdue" the day after. One rule for the server and the screens.
- */
-export function calibrationStatus(dueAt: string, today: string): CalibrationStatus {
-  const days = daysBetween(today, dueAt);
-  if (days < 0) return 'overdue';
-  return days <= CALIBRATION_DUE_DAYS ? 'due' : 'valid';
-}
-
-/** The badge of a device whose certificate is due or overdue ("Calibração vence em 15/03/2027"), or null. */
-export function calibrationBadge(dueAt: string | null | undefined, today: string): { status: 'due' | 'overdue'; text: string } | null {
-  if (!dueAt) return null;
-  const status = calibrationStatus(dueAt, today);
-  if (status === 'valid') return null;
-  return { status, text: status === 'overdue' ? CALIBRATION_MESSAGES.overdue : CALIBRATION_MESSAGES.dueOn(formatCalendarDate(dueAt)) };
-}
 
 const pointValue = (label: string) =>
   z.number({ message: `${label}: esperado um número.` }).finite(`${label}: esperado um número.`).min(-100, `${label} fora da faixa (-100 a 200).`).max(200, `${label} fora da faixa (-100 a 200).`);

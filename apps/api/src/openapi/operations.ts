@@ -27,7 +27,7 @@ export const TAGS = {
   Plans: 'Plans and frequently asked questions, public and their administration.',
   Site: 'Public pages: contact form, plans, FAQ.',
   System: 'Health check and this API description.',
-  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060).',
+  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060), calibration certificates (ADR 0077).',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -46,6 +46,11 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/enterprise/retention': 'How long the enterprise\'s readings and report files are kept, and its legal hold',
     'PUT /api/enterprise/retention': 'Change the retention periods or the legal hold (a reason is required in GxP mode)',
     'POST /api/reports/:id/approve': 'Approve a generated report with an electronic signature (password and meaning)',
+    'GET /api/calibrations/limits': 'Upload limits for calibration certificates',
+    'GET /api/calibrations/due': 'Devices whose calibration certificate is due within 30 days or overdue',
+    'GET /api/devices/:id/calibrations': "A device's calibration certificates, the one in force first",
+    'POST /api/devices/:id/calibrations': 'Add a calibration certificate (multipart: the PDF as certificate, dates, laboratory, number, points)',
+    'GET /api/calibrations/:id/certificate': 'Download a calibration certificate PDF, the bytes as uploaded',
   },
   Ingestion: {
     'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',

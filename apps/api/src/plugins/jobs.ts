@@ -13,6 +13,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
   let sweeper: NodeJS.Timeout | undefined;
   let billingTimer: NodeJS.Timeout | undefined;
   let retentionTimer: NodeJS.Timeout | undefined;
+  let calibrationTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     sweeping = services.alarmDeliveries
@@ -52,11 +53,21 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
       retentionTimer = setInterval(queueRetention, retentionMinutes * 60_000);
       retentionTimer.unref();
     }
+    // Certificates becoming due or overdue (ADR 0077): announced once each, looked for every CALIBRATION_CHECK_MINUTES
+    // (the notice rows make a second look, or a second server, harmless). Tests run the sweep under their clock.
+    const calibrationMinutes = services.config.calibrationCheckMinutes;
+    if (calibrationMinutes > 0) {
+      const lookForDue = () => void services.calibrationNotices.sweep().catch((err: unknown) => app.log.error({ err }, 'calibration notices not queued'));
+      lookForDue();
+      calibrationTimer = setInterval(lookForDue, calibrationMinutes * 60_000);
+      calibrationTimer.unref();
+    }
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(billingTimer);
     clearInterval(retentionTimer);
+    clearInterval(calibrationTimer);
     await sweeping;
     await services.webhooks.settled();
     await services.telegram.stop();

@@ -1,5 +1,6 @@
 /** pt-BR texts of the reports (PDF and spreadsheet), in one place so both say the same thing. */
-import { ALARM_TYPE_NAMES, type AlarmType } from '@sentinela/contract';
+import { ALARM_TYPE_NAMES, CALIBRATION_MESSAGES, formatCalendarDate, type AlarmType } from '@sentinela/contract';
+import type { ReportCalibration } from './types';
 import type { ExcursionKind, Quantity } from './statistics';
 
 export const REPORT_TEXTS = {
@@ -11,6 +12,7 @@ export const REPORT_TEXTS = {
   device: 'Dispositivo',
   mac: 'MAC',
   serial: 'Número de série',
+  calibration: 'Calibração',
   period: 'Período',
   timeZone: 'Fuso horário',
   temperatureLimits: 'Limites de temperatura',
@@ -101,4 +103,15 @@ export function generatedLine(generatedAt: string, timeZone: string, issuer: { n
 /** The footer's page number: "Página 2 de 7". */
 export function pageLine(page: number, pages: number): string {
   return `Página ${page} de ${pages}`;
+}
+
+/**
+ * The calibration line of a device (X12): "Certificado 123/2026, Lab X, válido até 15/03/2027", or the certificate with
+ * "Calibração vencida (venceu em …)", or "Sem certificado de calibração".
+ */
+export function calibrationLine(calibration: ReportCalibration | undefined): string {
+  if (!calibration || calibration.state === 'none') return CALIBRATION_MESSAGES.none;
+  const certificate = `Certificado ${calibration.certificateNumber}, ${calibration.laboratory}`;
+  const due = formatCalendarDate(calibration.dueAt);
+  return calibration.state === 'overdue' ? `${certificate}: ${CALIBRATION_MESSAGES.overdue} (venceu em ${due})` : `${certificate}, válido até ${due}`;
 }

@@ -39,12 +39,22 @@ export interface ReportAlarm {
   signature?: { printedName: string; username: string; meaning: string; signedAt: Date } | null;
 }
 
+/**
+ * The device's calibration certificate as of the report's period (X12, ADR 0077): the latest one calibrated on or
+ * before the period's last day, and whether it had expired by then; 'none' without one.
+ */
+export type ReportCalibration =
+  | { state: 'none' }
+  | { state: 'valid' | 'overdue'; certificateNumber: string; laboratory: string; dueAt: string };
+
 /** A device's readings over a period: the device history report, and each device section of a travel report. */
 export interface DeviceReportInput {
   /** The report's id, printed on every page so an auditor can name it. */
   reportId: string;
   enterprise: { name: string } | null;
   device: { name: string; mac: string; serial: string | null };
+  /** Absent: the data had no calibration facts (read as "no certificate"). */
+  calibration?: ReportCalibration;
   /** Set when the device report is about one device within a travel. */
   travel: TravelSummary | null;
   period: { from: Date; to: Date };

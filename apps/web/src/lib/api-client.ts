@@ -128,14 +128,16 @@ export interface UploadOptions<T> extends Pick<RequestOptions<T>, 'auth' | 'sign
   onProgress?: (fraction: number) => void;
   /** Text fields sent before the file (the server can judge them before the file arrives). */
   fields?: Record<string, string>;
+  /** The multipart field that carries the file (default `file`). */
+  fileField?: string;
 }
 
 /**
- * Sends one file as multipart field `file` (spec 001 §7 uploads), reporting upload progress. fetch cannot report
+ * Sends one file as multipart field `file` or `fileField` (spec 001 §7 uploads), reporting upload progress. fetch cannot report
  * how much of a request body has been sent, XMLHttpRequest can; headers, token and errors are those of apiFetch.
  */
 export function apiUpload<T = unknown>(path: string, file: Blob, options: UploadOptions<T> = {}): Promise<T> {
-  const { auth = 'session', schema, signal, onProgress, fields = {} } = options;
+  const { auth = 'session', schema, signal, onProgress, fields = {}, fileField = 'file' } = options;
   return new Promise<T>((resolve, reject) => {
     const headers = requestHeaders(auth);
     if (!headers) return reject(new ApiError(401, MSG.sessionExpired, 'SESSION_EXPIRED'));
@@ -168,7 +170,7 @@ export function apiUpload<T = unknown>(path: string, file: Blob, options: Upload
 
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    form.append('file', file, file instanceof File ? file.name : 'file');
+    form.append(fileField, file, file instanceof File ? file.name : 'file');
     xhr.send(form);
   });
 }

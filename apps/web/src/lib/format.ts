@@ -54,6 +54,9 @@ function formatLocal(value: DateInput, pattern: string): string {
   return Number.isNaN(date.getTime()) ? EMPTY : pattern.replace(/YYYY|MM|DD|HH|H|mm|ss/g, (token) => TOKENS[token]!(date));
 }
 
+/** Today's calendar day in local time, "YYYY-MM-DD" (calibration due dates are compared with it). */
+export const todayIso = (now: Date = new Date()) => `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+
 /** DD/MM/YYYY in local time (invoice dates). */
 export const formatDate = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY');
 /** DD/MM/YYYY HH:mm:ss in local time. */

@@ -3,7 +3,9 @@ import type { Db } from '../../db/database';
 import type { HistoryWindow } from '../readings/history-repository';
 import { findTravelInScope } from '../travels/repository';
 import { loadCoverage } from '../readings/coverage-repository';
-import type { TravelSummary } from '../../reports/types';
+import type { ReportCalibration, TravelSummary } from '../../reports/types';
+import { localDay } from '../../lib/time-zone';
+import { certificatesInForce } from '../calibrations/repository';
 import { alarmsInPeriod, findReportDevice, findTravelReportDevices, readReadingColumns, travelRouteStats, type ReportDevice, type ReadingSelection } from './data-repository';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 import { filterInstant, type ReportRow } from './repository';
@@ -93,11 +95,25 @@ async function deviceSection(ctx: InputContext, device: ReportDevice, selection:
   const f = selection.filter;
   return {
     device: { name: device.name, mac: device.mac, serial: device.serial },
+    calibration: await calibrationAsOf(ctx, device.id, selection.window.to),
     period: { from: selection.window.from, to: selection.window.to },
     valueFilters: { temperature: { min: f.minTemp ?? null, max: f.maxTemp ?? null }, humidity: { min: f.minHum ?? null, max: f.maxHum ?? null } },
     limits: device.limits,
     readings,
     alarms: await alarmsInPeriod(ctx.db, device.id, selection.window),
     coverage: await loadCoverage(ctx.db, { num: device.num, reportIntervalSeconds: device.reportIntervalSeconds, learnedIntervalSeconds: device.learnedIntervalSeconds }, selection.window, ctx.generatedAt, selection.travelId),
+  };
+}
+
+/** The device's certificate in force on the period's last day (in the report's zone), and whether it had expired then. */
+async function calibrationAsOf(ctx: InputContext, deviceId: string, end: Date): Promise<ReportCalibration> {
+  const day = localDay(end, ctx.timeZone);
+  const certificate = (await certificatesInForce(ctx.db, [deviceId], day)).get(deviceId);
+  if (!certificate) return { state: 'none' };
+  return {
+    state: certificate.dueAt < day ? 'overdue' : 'valid',
+    certificateNumber: certificate.certificateNumber,
+    laboratory: certificate.laboratory,
+    dueAt: certificate.dueAt,
   };
 }

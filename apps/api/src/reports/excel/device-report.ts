@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import { coverageText, gapsText, intervalText, lostText } from '../coverage-text';
 import { formatLimits, isBounded, type ZonedClock, zonedClock } from '../format';
 import { computeStatistics, rangeStatus, type ReportStatistics } from '../statistics';
-import { alarmTypeName, EXCURSION_KIND_NAMES, QUANTITY_NAMES, REPORT_TEXTS as T } from '../texts';
+import { alarmTypeName, calibrationLine, EXCURSION_KIND_NAMES, QUANTITY_NAMES, REPORT_TEXTS as T } from '../texts';
 import type { DeviceReportInput } from '../types';
 
 const DATE_TIME = 'dd/mm/yyyy hh:mm:ss';
@@ -64,6 +64,7 @@ function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: Devic
     [T.device, input.device.name],
     [T.mac, input.device.mac],
     [T.serial, input.device.serial],
+    [T.calibration, calibrationLine(input.calibration)],
   ];
   if (input.travel) {
     rows.push(

@@ -16,14 +16,14 @@ import {
 import { formatGapDuration, type Coverage } from '@sentinela/contract';
 import { coverageText, gapsText, intervalText, lostText } from '../coverage-text';
 import { medianIntervalMs, GAP_FACTOR, rangeStatus, type ReportStatistics } from '../statistics';
-import { alarmTypeName, EXCURSION_KIND_NAMES, QUANTITY_NAMES, QUANTITY_UNITS, REPORT_TEXTS as T } from '../texts';
+import { alarmTypeName, calibrationLine, EXCURSION_KIND_NAMES, QUANTITY_NAMES, QUANTITY_UNITS, REPORT_TEXTS as T } from '../texts';
 import type { DeviceReportInput, ReportAlarm, ReportReading } from '../types';
 import { drawReadingsChart } from './chart';
 import { drawFields, drawNote, drawSectionTitle, type Doc, type Field } from './layout';
 import { type Cell, type Column, drawTable, flagged } from './tables';
 
 /** The part of a device report that a travel report repeats per device. */
-export type DeviceSection = Pick<DeviceReportInput, 'device' | 'period' | 'valueFilters' | 'limits' | 'readings' | 'alarms' | 'coverage'>;
+export type DeviceSection = Pick<DeviceReportInput, 'device' | 'calibration' | 'period' | 'valueFilters' | 'limits' | 'readings' | 'alarms' | 'coverage'>;
 
 /** Alarm texts are typed by people; a runaway one must not make a row taller than a page. */
 const MAX_CELL_TEXT = 400;
@@ -39,6 +39,8 @@ export function deviceFields(section: DeviceSection, clock: ZonedClock): Field[]
     { label: T.mac, value: section.device.mac },
   ];
   if (section.device.serial) fields.push({ label: T.serial, value: section.device.serial });
+  // The sensor's calibration as of the period (X12): an auditor's first question about any reading.
+  fields.push({ label: T.calibration, value: calibrationLine(section.calibration), wide: true });
   fields.push(
     { label: T.period, value: periodText(section.period, clock), wide: true },
     { label: T.temperatureLimits, value: formatLimits(section.limits.temperature, '°C') },

@@ -71,6 +71,7 @@ export function sampleDeviceReport(options: SampleOptions & { travel?: boolean }
     reportId: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
     enterprise: { name: 'Farmácia São João Ltda.' },
     device: { name: 'Câmara fria nº 2', mac: 'AC:23:3F:A1:B2:C3', serial: 'SN-000142' },
+    calibration: { state: 'valid', certificateNumber: 'RBC-0421/2026', laboratory: 'Laboratório Metrológico Paulista', dueAt: '2027-02-28' },
     travel: options.travel
       ? { code: 'K7M2Q9XRTA', status: 'Em andamento', origin: 'Centro de distribuição, Guarulhos - SP', destination: 'Hospital Santa Luíza, Campinas - SP', responsible: 'Maria Eugênia', startedAt: from, finishedAt: null }
       : null,
@@ -94,6 +95,7 @@ export function sampleTravelReport(options: { devices: number; readingsPerDevice
     const device = sampleDeviceReport({ readings: options.readingsPerDevice, seed: index + 1 });
     return {
       device: { name: `Caixa térmica ${index + 1}`, mac: `AC:23:3F:00:00:${String(index + 1).padStart(2, '0')}`, serial: null },
+      calibration: index === 0 ? device.calibration : ({ state: 'none' } as const),
       period: device.period,
       valueFilters: device.valueFilters,
       limits: device.limits,

@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import { filterFromSearch, filterToApiQuery, filterToSearch, type HistoryFilterState } from './filter';
 
-export const HISTORY_TABS = ['dados', 'grafico', 'eventos', 'alarmes'] as const;
+export const HISTORY_TABS = ['dados', 'grafico', 'eventos', 'alarmes', 'calibracao'] as const;
 export type HistoryTab = (typeof HISTORY_TABS)[number];
 
 const isTab = (value: string | null): value is HistoryTab => (HISTORY_TABS as readonly (string | null)[]).includes(value);

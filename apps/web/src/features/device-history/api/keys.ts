@@ -6,6 +6,7 @@ export const deviceHistoryKeys = {
   device: (id: string) => ['devices', 'detail', id] as const,
   events: (mac: string) => ['devices', 'events', mac] as const,
   deviceLists: ['devices', 'list'] as const,
+  calibrations: (id: string) => ['devices', 'calibrations', id] as const,
   history: (mac: string) => ['history', mac] as const,
   page: (mac: string, query: string, page: number) => ['history', mac, 'page', query, page] as const,
   series: (mac: string, query: string, points: number) => ['history', mac, 'series', query, points] as const,

@@ -10,11 +10,13 @@ import { EMPTY } from '../../../lib/format';
 import { useLivePresence } from '../../../lib/live-presence';
 import { useRequiredSession } from '../../../lib/session';
 import { ExportButtons } from '../../../components/report-export/ExportControls';
+import { CalibrationBadge } from '../../../components/CalibrationBadge';
 import { useDevice } from '../api/get-device';
 import { HISTORY_MESSAGES } from '../messages';
 import '../styles';
 import { HISTORY_TABS, useHistorySearch, type HistoryTab } from '../use-history-search';
 import { AlarmsTab } from './AlarmsTab';
+import { CalibrationTab } from './CalibrationTab';
 import { ChartTab } from './ChartTab';
 import { CoveragePanel } from './CoveragePanel';
 import { DeviceConfigModal } from './DeviceConfigModal';
@@ -25,7 +27,7 @@ import { ReadingsTab } from './ReadingsTab';
 /** Navigation state the devices tables pass along with the Histórico link (spec 001). */
 const NavigationState = z.object({ name: z.string(), model: z.string().nullable() });
 
-const TAB_LABELS: Record<HistoryTab, string> = { dados: 'Dados', grafico: 'Gráfico', eventos: 'Eventos', alarmes: 'Alarmes' };
+const TAB_LABELS: Record<HistoryTab, string> = { dados: 'Dados', grafico: 'Gráfico', eventos: 'Eventos', alarmes: 'Alarmes', calibracao: 'Calibração' };
 
 /** /device-history/{mac}/{id}: readings, charts, events and alarms of one device (D3, D4, D6, D7). */
 export function DeviceHistoryPage() {
@@ -45,6 +47,9 @@ export function DeviceHistoryPage() {
   const [configuring, setConfiguring] = useState(false);
   const canConfigure = can(user.profile._id, 'devices:configure');
   const canAudit = can(user.profile._id, 'audit-trail:read');
+  // X12: the certificates are the administrators' (the badge in the header is for everyone who sees the device).
+  const canCalibrate = can(user.profile._id, 'calibrations:manage');
+  const tabs = HISTORY_TABS.filter((value) => value !== 'calibracao' || canCalibrate);
   const showFilters = tab === 'dados' || tab === 'grafico';
 
   return (
@@ -56,6 +61,7 @@ export function DeviceHistoryPage() {
             <HeaderItem label="Nome" value={name ?? (device.isPending ? 'Carregando...' : EMPTY)} />
             <HeaderItem label="Número de série" value={model || EMPTY} />
             <HeaderItem label="Endereço Mac" value={deviceMac} />
+            <CalibrationBadge dueAt={device.data?.calibration_due_at} />
           </Group>
         </Stack>
         <Group gap="xs">
@@ -84,9 +90,9 @@ export function DeviceHistoryPage() {
         </Alert>
       )}
 
-      <Tabs value={tab} onChange={(value) => setTab(HISTORY_TABS.find((t) => t === value) ?? 'dados')} keepMounted={false}>
+      <Tabs value={tabs.includes(tab) ? tab : 'dados'} onChange={(value) => setTab(tabs.find((t) => t === value) ?? 'dados')} keepMounted={false}>
         <Tabs.List>
-          {HISTORY_TABS.map((value) => (
+          {tabs.map((value) => (
             <Tabs.Tab key={value} value={value}>
               {TAB_LABELS[value]}
             </Tabs.Tab>
@@ -113,6 +119,11 @@ export function DeviceHistoryPage() {
         <Tabs.Panel value="alarmes" pt="md">
           <AlarmsTab mac={mac} />
         </Tabs.Panel>
+        {canCalibrate && (
+          <Tabs.Panel value="calibracao" pt="md">
+            <CalibrationTab deviceId={id} deviceName={name} />
+          </Tabs.Panel>
+        )}
       </Tabs>
 
       {canConfigure && (

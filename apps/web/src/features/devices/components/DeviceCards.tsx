@@ -6,6 +6,7 @@ import { ColourMemory, shownState } from '../../../components/device-state/colou
 import { silenceOf } from '../../../components/device-state/freshness';
 import { EMPTY, formatDateTime } from '../../../lib/format';
 import { DeviceActions } from './DeviceActions';
+import { CalibrationBadge } from '../../../components/CalibrationBadge';
 
 interface DeviceCardsProps {
   devices: readonly Device[];
@@ -58,6 +59,7 @@ function DeviceRowCard({ device, colours, now, onRename, countCell }: { device: 
           <Text size="xs" c="dimmed">
             Número de série: {device.model || EMPTY}
           </Text>
+          <CalibrationBadge dueAt={device.calibration_due_at} size="xs" />
         </div>
 
         <CardReadings state={state} temperature={device.temperature} humidity={device.humidity} battery={device.battery} />

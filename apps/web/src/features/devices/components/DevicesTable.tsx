@@ -10,6 +10,8 @@ import { HistoricCountCell } from './HistoricCountCell';
 
 // The rename form (react-hook-form, zod's resolver, the modal) loads when first asked for, not with the list (ADR 0040).
 const RenameDeviceModal = lazy(() => import('./RenameDeviceModal').then((module) => ({ default: module.RenameDeviceModal })));
+// The calibration badge (X12) loads only for a list that has a device with a certificate: most lists have none.
+const CalibrationBadge = lazy(() => import('../../../components/CalibrationBadge').then((module) => ({ default: module.CalibrationBadge })));
 // The phone cards load on phones only: a desktop's first load does not carry them (ADR 0049).
 const DeviceCards = lazy(() => import('./DeviceCards').then((module) => ({ default: module.DeviceCards })));
 
@@ -45,7 +47,20 @@ export function DevicesTable({ devices, loading, canRename, searchPlaceholder = 
 
   const countCell = (device: Device) => <HistoricCountCell mac={device.mac} />;
   const columns: DataTableColumn<Device>[] = [
-    { key: 'name', header: 'Nome', render: (device) => device.name },
+    {
+      key: 'name',
+      header: 'Nome',
+      render: (device) => (
+        <Stack gap={2} align="flex-start">
+          <span>{device.name}</span>
+          {device.calibration_due_at && (
+            <Suspense fallback={null}>
+              <CalibrationBadge dueAt={device.calibration_due_at} size="xs" />
+            </Suspense>
+          )}
+        </Stack>
+      ),
+    },
     { key: 'model', header: 'Número de série', render: (device) => device.model || EMPTY },
     { key: 'mac', header: 'Endereço Mac', render: (device) => device.mac },
     {
