@@ -63,6 +63,8 @@ export const TOKEN_SCOPES_OF_PERMISSION: Record<Permission, readonly ApiTokenSco
   // The audit trail and GxP mode are for inspectors and administrators at the screen (ADRs 60–62).
   'audit-trail:read': null,
   'enterprise:compliance': null,
+  // Calibration certificates are added and read by administrators at the screen (ADR 0077).
+  'calibrations:manage': null,
 };
 
 /**
