@@ -119,15 +119,18 @@ function drawEntry(doc: Doc, entry: AuditEntry, local: (iso: string) => string):
   doc.y = top + 13;
   lines.forEach((line, index) => {
     ensureSpace(doc, heights[index]!);
+    // pdfkit moves the cursor past what it wrote: the next line starts where this one's measured height ends.
+    const y = doc.y;
     doc.font(line.startsWith('Motivo:') ? FONT.bold : FONT.regular).fontSize(8).fillColor(COLOR.text);
-    paragraphAt(doc, line, PAGE.left + INDENT, doc.y, width);
-    doc.y += heights[index]!;
+    paragraphAt(doc, line, PAGE.left + INDENT, y, width);
+    doc.y = y + heights[index]!;
   });
   ensureSpace(doc, hashHeight);
+  const hashTop = doc.y;
   doc.font(FONT.regular).fontSize(6.5).fillColor(COLOR.muted);
-  textAt(doc, `hash ${entry.hash}`, PAGE.left + INDENT, doc.y + 1, width);
-  textAt(doc, `anterior ${entry.prev_hash}`, PAGE.left + INDENT, doc.y + 9, width);
-  doc.y += hashHeight;
+  textAt(doc, `hash ${entry.hash}`, PAGE.left + INDENT, hashTop + 1, width);
+  textAt(doc, `anterior ${entry.prev_hash}`, PAGE.left + INDENT, hashTop + 9, width);
+  doc.y = hashTop + hashHeight;
   horizontalRule(doc, doc.y - 2, COLOR.hairline, 0.4);
   doc.y += 4;
   doc.fillColor(COLOR.text);
