@@ -179,9 +179,15 @@ export class OutgoingClient {
     try {
       addresses = await this.resolve(host);
     } catch (err) {
+      // Any address may be reached (tests, local setups): a name an offline machine cannot resolve is the connection's
+      // business then, not a refusal (a push subscription saved offline).
+      if (this.options.allowPrivate) return null;
       throw new OutgoingRequestError('network', `${host} did not resolve: ${(err as Error).message}`);
     }
-    if (addresses.length === 0) throw new OutgoingRequestError('network', `${host} has no address`);
+    if (addresses.length === 0) {
+      if (this.options.allowPrivate) return null;
+      throw new OutgoingRequestError('network', `${host} has no address`);
+    }
     // Every address must be public: a name that mixes one public and one internal address is refused outright.
     const internal = addresses.find((a) => !isPublicAddress(a.address));
     if (internal && !this.options.allowPrivate) throw new OutgoingRequestError('refused', `${host} resolves to ${internal.address}, not a public address`);
