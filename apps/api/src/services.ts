@@ -330,7 +330,6 @@ export function createServices(
     apiTokens,
     readingsExport: new ReadingsExportService(db, clock),
     webhooks: new WebhookService(db, clock, config, jobs, mail, events, log, outgoing),
-    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log),
     calibrations,
     pdfChecker,
     calibrationNotices: new CalibrationNotices(db, clock, config, jobs, mail, telegram, push, log),
