@@ -244,6 +244,7 @@ const OUTSIDE: Record<string, string> = {
   'POST /api/report/validate': 'checks a file, writes nothing',
   'POST /api/reports/:id/approve': 'a signature (password and meaning), tested in signatures.test.ts',
   'PUT /api/enterprise/compliance': 'GxP mode itself: turning it off has its own reason rule (compliance.test.ts)',
+  'PUT /api/enterprise/retention': 'retention (ADR 0081): in GxP mode every change needs its reason, checked by the service (retention.test.ts)',
   'POST /api/me/telegram/:chatId/link': 'links a Telegram chat to one\'s account (needs the bot: notifications.test.ts); not a GxP field',
   'DELETE /api/me/telegram': 'unlinks one\'s Telegram chat; not a GxP field',
   'POST /api/me/push-subscriptions': 'a browser\'s push subscription',
@@ -271,7 +272,7 @@ const OUTSIDE: Record<string, string> = {
 };
 
 /** Routes whose body takes a `reason` with a rule of its own (not the GxP reason for change of ADR 0061). */
-const OWN_REASON_RULES = new Set(['PUT /api/enterprise/compliance', 'POST /api/invoices/:id/mark-paid']);
+const OWN_REASON_RULES = new Set(['PUT /api/enterprise/compliance', 'PUT /api/enterprise/retention', 'POST /api/invoices/:id/mark-paid']);
 
 async function webhookId(): Promise<string> {
   return (await ctx.db.selectFrom('webhooks').select('id').where('description', '=', 'ERP').executeTakeFirstOrThrow()).id;
