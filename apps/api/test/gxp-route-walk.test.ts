@@ -201,6 +201,9 @@ const CASES: Record<string, WalkCase[]> = {
   'DELETE /api/webhooks/:id': [
     { what: 'a webhook deleted', who: 'aurora', needsReason: false, request: async () => ({ method: 'DELETE', url: `/api/webhooks/${await webhookId()}` }) },
   ],
+  'PUT /api/enterprise/retention': [
+    { what: 'how long the enterprise keeps readings and report files', who: 'aurora', needsReason: true, request: async () => ({ method: 'PUT', url: '/api/enterprise/retention', body: { readings_days: 2000, report_files_days: 2000, legal_hold: false } }) },
+  ],
   'PUT /api/enterprise/alarm-escalation': [
     { what: 'reminders and escalation of the enterprise', who: 'aurora', needsReason: false, request: async () => ({ method: 'PUT', url: '/api/enterprise/alarm-escalation', body: { reminder_minutes: 60, escalation_minutes: 120 } }) },
   ],
@@ -251,6 +254,7 @@ const OUTSIDE: Record<string, string> = {
   'DELETE /api/me/push-subscriptions': 'a browser\'s push subscription',
   'POST /api/webhooks/:id/test': 'sends a test event to a webhook (its delivery log is not a GxP record)',
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'sends a delivery again (its delivery log is not a GxP record)',
+  'POST /api/devices/:id/calibrations': 'a new calibration certificate (multipart upload): its creation is the change, audited; calibrations.test.ts',
   'POST /api/enterprise/plan': 'billing',
   'PUT /api/subscription': 'billing',
   'DELETE /api/subscription/pending-change': 'billing',
