@@ -201,9 +201,6 @@ const CASES: Record<string, WalkCase[]> = {
   'DELETE /api/webhooks/:id': [
     { what: 'a webhook deleted', who: 'aurora', needsReason: false, request: async () => ({ method: 'DELETE', url: `/api/webhooks/${await webhookId()}` }) },
   ],
-  'PUT /api/enterprise/retention': [
-    { what: 'how long the enterprise keeps readings and report files', who: 'aurora', needsReason: true, request: async () => ({ method: 'PUT', url: '/api/enterprise/retention', body: { readings_days: 2000, report_files_days: 2000, legal_hold: false } }) },
-  ],
   'PUT /api/enterprise/alarm-escalation': [
     { what: 'reminders and escalation of the enterprise', who: 'aurora', needsReason: false, request: async () => ({ method: 'PUT', url: '/api/enterprise/alarm-escalation', body: { reminder_minutes: 60, escalation_minutes: 120 } }) },
   ],
