@@ -85,6 +85,21 @@ describe('plans', () => {
     expect(res.json().cicle).toEqual([{ id: monthly.id, name: 'Mensal', value: 0.29, value_cents: 29 }]);
   });
 
+  it('reads prices as typed in Brazil: "1.234,56", "R$ 1.529,00", "149.90" (issue 26)', async () => {
+    for (const [value, cents] of [
+      ['1.234,56', 123456],
+      ['R$ 1.529,00', 152900],
+      ['1234,5', 123450],
+      ['149.90', 14990],
+      ['1.000.000,00', 100000000],
+      [149.9, 14990],
+    ] as const) {
+      const res = await ctx.request('POST', '/api/admin/plans', admin(), planBody({ name: `Preço ${String(value)}`, cycles: [{ name: 'Mensal', value }] }));
+      expect(res.statusCode, `${String(value)}: ${res.body}`).toBe(201);
+      expect(res.json().cicle[0].value_cents, String(value)).toBe(cents);
+    }
+  });
+
   it('refuses bad input with pt-BR messages and changes nothing', async () => {
     const before = await snapshot();
     const cases: [Record<string, unknown>, string][] = [
@@ -101,6 +116,13 @@ describe('plans', () => {
       [planBody({ cycles: [{ name: 'Mensal', value: 1_000_000.01 }] }), 'O valor deve ser um valor em reais'],
       [planBody({ cycles: [{ name: 'Mensal', value: '1e9' }] }), 'O valor deve ser um valor em reais'],
       [planBody({ cycles: [{ name: 'Mensal', value: 'NaN' }] }), 'O valor deve ser um valor em reais'],
+      [planBody({ cycles: [{ name: 'Mensal', value: '12.34.56' }] }), 'O valor deve ser um valor em reais'],
+      [planBody({ cycles: [{ name: 'Mensal', value: '1.234,567' }] }), 'O valor deve ser um valor em reais'],
+      [planBody({ cycles: [{ name: 'Mensal', value: '1,234,56' }] }), 'O valor deve ser um valor em reais'],
+      [planBody({ cycles: [{ name: 'Mensal', value: '-1,00' }] }), 'O valor deve ser um valor em reais'],
+      [planBody({ cycles: [{ name: 'Mensal', value: '1.000.000,01' }] }), 'O valor deve ser um valor em reais'],
+      // A JSON number is never read with thousands: 1.234 has three decimals.
+      [planBody({ cycles: [{ name: 'Mensal', value: 1.234 }] }), 'O valor deve ser um valor em reais'],
       [planBody({ features: ['ok', ' '] }), 'Um recurso está em branco'],
       [planBody({ features: Array.from({ length: 21 }, (_, i) => `R${i}`) }), 'Informe no máximo 20 recursos.'],
     ];

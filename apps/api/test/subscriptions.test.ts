@@ -1,6 +1,10 @@
-import { PLAN_MESSAGES, SUBSCRIPTION_MESSAGES, type Subscription, type SubscriptionChangeResponse, type SubscriptionStanding } from '@sentinela/contract';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PLAN_MESSAGES, SUBSCRIPTION_MESSAGES, formatBRL, type Invoice, type Subscription, type SubscriptionChangeResponse, type SubscriptionStanding } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUpgrade, proratedCents } from '../src/modules/subscriptions/proration';
+import { pdftotext } from '../src/reports/testing/poppler';
 import { startBillingTest, type BillingTest } from './billing-context';
 import type { TestContext } from './context';
 import type { TestSmtpServer } from './smtp-server';
@@ -244,7 +248,34 @@ describe('PUT /api/subscription: changes', () => {
     const prorations = rows.filter((r) => r.kind === 'proration');
     expect(prorations.length).toBe(1);
     expect(prorations[0]!.due_at.getTime()).toBe(ctx.clock.now().getTime() + 5 * DAY);
-    await smtp.waitForMail('aurora.adm@aurora.example', new RegExp(`Fatura nº ${applied.invoice!.number} .*upgrade para Empresarial`));
+    const mail = await smtp.waitForMail('aurora.adm@aurora.example', new RegExp(`Fatura nº ${applied.invoice!.number} .*upgrade para Empresarial`));
+    expect(mail.text).toContain('Valor proporcional, não o preço cheio: o plano Empresarial custa R$ 899,90/mês');
+
+    // The invoice says it is pro-rated, from which plan, for which days, and the full price for reference (ADR 75).
+    expect(applied.invoice).toMatchObject({
+      kind: 'proration',
+      plan_value_cents: 89990,
+      upgraded_from: { plan_name: 'Profissional', cicle_name: 'Mensal', value_cents: 39990 },
+    });
+    const listed = (await ctx.request('GET', '/api/invoices', tokens.aurora)).json().data as Invoice[];
+    expect(listed.find((i) => i.id === applied.invoice!.id)).toMatchObject({ kind: 'proration', plan_value_cents: 89990 });
+    expect(listed.find((i) => i.id !== applied.invoice!.id)).toMatchObject({ kind: 'cycle', upgraded_from: null });
+    const pdf = await ctx.request('GET', `/api/invoices/${applied.invoice!.id}/pdf`, tokens.aurora);
+    expect(pdf.statusCode).toBe(200);
+    const folder = await mkdtemp(path.join(tmpdir(), 'proration-'));
+    try {
+      const file = path.join(folder, 'fatura.pdf');
+      await writeFile(file, pdf.rawPayload);
+      const text = (await pdftotext(file)).replace(/\s+/g, ' ');
+      expect(text).toContain('Upgrade pró-rata');
+      expect(text).toContain('Upgrade de Profissional (Mensal) para Empresarial (Mensal): diferença pró-rata pelos dias de');
+      expect(text).toContain('o plano Empresarial custa R$ 899,90/mês; o plano anterior custava R$ 399,90/mês');
+      expect(text).toContain(formatBRL(expected));
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+    // Another enterprise's administrator cannot read it.
+    expect((await ctx.request('GET', `/api/invoices/${applied.invoice!.id}`, tokens.vida)).statusCode).toBe(404);
 
     // Listed among the invoices and paid by PIX like any other.
     const pix = await ctx.request('GET', `/api/invoices/${applied.invoice!.id}/pix`, tokens.aurora);

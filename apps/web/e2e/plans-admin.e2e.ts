@@ -61,7 +61,8 @@ describe('Planos (super admin)', () => {
     await dialog.getByLabel(/Nome do plano/).fill('Frota Fria');
     await dialog.getByLabel('Limite de dispositivos').fill('25');
     await dialog.getByLabel('Valor mensal (R$)').fill('259,90');
-    await dialog.getByLabel('Valor anual (R$)').fill('2599');
+    // Typed as people in Brazil type money, with the thousands dot (issue 26).
+    await dialog.getByLabel('Valor anual (R$)').fill('2.599,00');
     await dialog.getByLabel(/Recursos/).fill('Até 25 sensores\nAlarmes por e-mail e Telegram\nRelatórios assinados');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -30,6 +30,13 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 800 });
   await take('desktop');
   await page.setViewportSize({ width: 390, height: 844 });
+  // The side menu slides away when the width drops: the picture waits until the page fits the phone again.
+  await expect
+    .poll(async () => {
+      const menu = await page.getByTestId('side-menu').boundingBox();
+      return (!menu || menu.x + menu.width <= 0) && (await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+    })
+    .toBe(true);
   await take('phone');
   if (desktop) await page.setViewportSize(desktop);
 }
@@ -77,8 +84,10 @@ describe('subscription (ADR 32)', () => {
     await first.getByRole('img').first().waitFor();
     await shots(page, 'complete-register-step3');
 
-    // /plans: the subscription, then an upgrade to Profissional Mensal at once with its pro-rated invoice.
-    await page.goto('/plans');
+    // /plans, reached from the menu (no menu linked it before issue 26): the subscription, then an upgrade to
+    // Profissional Mensal at once with its pro-rated invoice.
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Plano e assinatura' }).click();
+    await page.waitForURL('**/plans');
     await page.getByTestId('subscription-panel').getByText('Essencial').waitFor();
     await shots(page, 'plans-subscription');
     await page.getByTestId('plan-card').filter({ hasText: 'Profissional' }).getByRole('button').click();
@@ -99,8 +108,27 @@ describe('subscription (ADR 32)', () => {
     expect(prorated[0]!.amount_cents).toBe(25000);
     await shown.getByText('R$ 250,00').first().waitFor();
     expect(await shown.locator('textarea').inputValue()).toContain('5406250.00');
+    // It says it is pro-rated, with the full price for reference (ADR 75).
+    expect(await shown.innerText()).toContain('Upgrade de Essencial (Mensal) para Profissional (Mensal): diferença pró-rata pelos dias de');
+    expect(await shown.getByTestId('change-invoice-reference').innerText()).toContain('o plano Profissional custa R$ 399,90/mês');
     await page.getByTestId('subscription-panel').getByText('Profissional').waitFor();
     await shots(page, 'plans-upgraded');
+
+    // A downgrade waits for the next cycle; "Cancelar troca" then says only that it was cancelled.
+    await page.getByTestId('plan-card').filter({ hasText: 'Essencial' }).getByRole('button').click();
+    await page.getByRole('button', { name: 'Confirmar troca' }).click();
+    await page.getByText('Pedido de troca de plano registrado!').waitFor();
+    await page.getByRole('button', { name: 'Cancelar troca' }).click();
+    await page.getByText('Troca de plano cancelada. A empresa continua no plano atual.').waitFor();
+    expect(await page.getByText('Pedido de troca de plano registrado!').count()).toBe(0);
+    await shots(page, 'plans-change-cancelled');
+
+    // Financeiro marks the pro-rated invoice; its link leads back to the plan.
+    await page.getByTestId('side-menu').getByRole('link', { name: 'Financeiro' }).click();
+    await page.waitForURL('**/financial');
+    await page.getByRole('row').filter({ hasText: 'R$ 250,00' }).getByText('Pró-rata').waitFor();
+    expect(await page.getByRole('main').getByRole('link', { name: 'Plano e assinatura' }).getAttribute('href')).toBe('/plans');
+    await shots(page, 'financial-prorated');
 
     // Overdue beyond the grace period (the server's own clock: the invoices' dates are moved back): the banner.
     await query(

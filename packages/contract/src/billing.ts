@@ -22,6 +22,7 @@ export const BILLING_MESSAGES = {
 } as const;
 
 export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'cancelled'] as const;
+export const INVOICE_KINDS = ['cycle', 'proration'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const INVOICE_STATUS_LABELS: Record<InvoiceStatus, string> = {
@@ -66,6 +67,12 @@ export const Invoice = z.object({
   /** True while it can be paid (pending or overdue): "Pagar Fatura" shows only then. */
   pending: z.boolean(),
   paid_at: IsoDate.nullable(),
+  /** 'cycle': a period of the plan; 'proration': the difference an upgrade charges for the days left (ADR 32, 75). */
+  kind: z.enum(INVOICE_KINDS).default('cycle'),
+  /** The invoiced cycle's full price when issued, in centavos (null on invoices issued before it was kept). */
+  plan_value_cents: z.number().int().nullable().default(null),
+  /** A pro-rated upgrade's plan left behind, with its price then. */
+  upgraded_from: z.object({ plan_name: z.string(), cicle_name: z.string(), value_cents: z.number().int().nullable() }).nullable().default(null),
 });
 export type Invoice = z.infer<typeof Invoice>;
 

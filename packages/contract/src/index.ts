@@ -43,3 +43,5 @@ export * from './api-tokens';
 export * from './webhooks';
 export * from './readings-export';
 export * from './calibrations';
+export * from './invoice-text';
+export * from './money';

@@ -1,5 +1,6 @@
 import { z } from './zod-locale';
 import { IsoDate } from './common';
+import { numberToCents, parseBrlCents } from './money';
 import { pluralize } from './text-format';
 import { boundedInt, cleanText } from './values';
 
@@ -58,20 +59,14 @@ export function formatBrlCents(cents: number): string {
 const moneyMessage = (label: string) => `${label} deve ser um valor em reais entre 0,00 e ${formatBrlCents(PLAN_VALUE_MAX_CENTS)}, com no máximo dois decimais.`;
 
 /**
- * A price in BRL as forms send it (149.9, "149,90", "1.529,00" is not accepted: no thousands separator) → whole
- * centavos. Read from its decimal text, never by multiplying a float: 0.29 * 100 is 28.999999999999996.
+ * A price in BRL as forms and API clients send it (149.9, "149,90", "1.529,00", "R$ 1.529,00") → whole centavos, by
+ * the one money parser (money.ts).
  */
 export function brlToCents(label: string) {
   const message = moneyMessage(label);
   return z.union([z.number(), z.string()], { message }).transform((v, ctx): number => {
-    const text = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v.trim();
-    const match = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(text);
-    if (!match) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    const cents = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-    if (cents > PLAN_VALUE_MAX_CENTS) {
+    const cents = typeof v === 'number' ? numberToCents(v) : parseBrlCents(v);
+    if (cents === null || cents > PLAN_VALUE_MAX_CENTS) {
       ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }

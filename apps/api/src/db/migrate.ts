@@ -30,6 +30,7 @@ import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-lin
 import * as retention from './migrations/2026-11-28T1133-retention';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 import * as calibrations from './migrations/2026-11-28T1140-calibrations';
+import * as prorationInvoiceLines from './migrations/2026-11-28T1151-proration-invoice-lines';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1133-retention': retention,
   '2026-11-28T1139-rate-limits': rateLimits,
   '2026-11-28T1140-calibrations': calibrations,
+  '2026-11-28T1151-proration-invoice-lines': prorationInvoiceLines,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

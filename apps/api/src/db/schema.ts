@@ -309,6 +309,9 @@ export interface InvoicesTable {
   paid_by: string | null; paid_reason: string | null;
   /** 'proration': the difference an upgrade charges for the days left (ADR 32). */
   kind: Generated<'cycle' | 'proration'>; plan_change_from: Generated<string | null>;
+  /** Snapshots at issue (ADR 75): the invoiced cycle's full price, and the plan a pro-rated upgrade left. */
+  plan_price_cents: Generated<number | null>; previous_plan_name: Generated<string | null>;
+  previous_cycle_name: Generated<string | null>; previous_price_cents: Generated<number | null>;
 }
 /** Every PIX the PSP's webhook told of, by endToEndId (ADR 27). */
 export interface PixReceivedTable {

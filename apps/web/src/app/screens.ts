@@ -5,6 +5,8 @@ export interface MenuScreen {
   path: string;
   label: string;
   permission: Permission;
+  /** Only for a session that belongs to an enterprise (the super admin has no plan or address of its own). */
+  ownEnterprise?: boolean;
 }
 
 /**
@@ -31,6 +33,9 @@ export const screens: readonly MenuScreen[] = [
   { path: paths.monitorLinks, label: 'Links de monitoramento', permission: 'monitor-links:manage' },
   // Not in the documents' menus: API tokens and webhooks for other systems (X13).
   { path: paths.integrations, label: 'Integrações', permission: 'integrations:manage' },
+  // The documents' /plans, which no menu linked (issue 26): where an enterprise's administrators see and change its
+  // plan once it has one (ADR 75). Not the super admin's "Planos" above, which manages the plans themselves.
+  { path: paths.plans, label: 'Plano e assinatura', permission: 'enterprise:settings', ownEnterprise: true },
   // Not in the documents' side menu, which never linked /financial: before Relatórios, for administrators (ADR 30).
   { path: paths.financial, label: 'Financeiro', permission: 'financial:read' },
   { path: paths.reports, label: 'Relatórios', permission: 'reports:read' },
@@ -51,7 +56,7 @@ export const publicScreens: readonly PublicMenuScreen[] = [
   { path: paths.localizator, label: 'Rastrear viagem' },
 ];
 
-/** The entries a profile may see (P6, P8). */
-export function menuFor(profileId: number, entries: readonly MenuScreen[] = screens): MenuScreen[] {
-  return entries.filter((entry) => can(profileId, entry.permission));
+/** The entries a profile may see (P6, P8); `ownEnterprise` entries only when the session has an enterprise. */
+export function menuFor(profileId: number, entries: readonly MenuScreen[] = screens, hasEnterprise = true): MenuScreen[] {
+  return entries.filter((entry) => can(profileId, entry.permission) && (!entry.ownEnterprise || hasEnterprise));
 }

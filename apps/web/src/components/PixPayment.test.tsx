@@ -28,6 +28,9 @@ function invoice(overrides: Partial<InvoiceDetail> = {}): InvoiceDetail {
     status: 'pending',
     pending: true,
     paid_at: null,
+    kind: 'cycle',
+    plan_value_cents: null,
+    upgraded_from: null,
     payment: null,
     ...overrides,
   };

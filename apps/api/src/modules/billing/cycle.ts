@@ -160,7 +160,7 @@ export class BillingCycle {
       const values = {
         enterprise_id: enterpriseId, issued_at: now, plan_cycle_id: cycle.id, plan_name: cycle.plan_name, cycle_name: cycle.cycle_name,
         period_start: start, period_end: end, due_at: new Date(start.getTime() + this.config.billingDueDays * DAY),
-        amount_cents: Number(cycle.cents), txid: newTxid(),
+        amount_cents: Number(cycle.cents), plan_price_cents: Number(cycle.cents), txid: newTxid(),
       };
       const row = await trx
         .insertInto('invoices')

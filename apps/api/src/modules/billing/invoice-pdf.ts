@@ -56,6 +56,11 @@ export class InvoicePdfService {
           planName: invoice.plan.name,
           cycleName: invoice.modo,
           amountCents: invoice.valor,
+          kind: invoice.kind,
+          planValueCents: invoice.plan_value_cents,
+          upgradedFrom: invoice.upgraded_from
+            ? { planName: invoice.upgraded_from.plan_name, cycleName: invoice.upgraded_from.cicle_name, valueCents: invoice.upgraded_from.value_cents }
+            : null,
           statusLabel: INVOICE_STATUS_LABELS[invoice.status],
           payable: invoice.pending,
           method: invoice.metodo,

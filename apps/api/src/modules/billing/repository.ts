@@ -15,7 +15,8 @@ export function invoiceQuery(db: Q) {
     .select([
       'i.id', 'i.number', 'i.enterprise_id', 'e.name as enterprise_name', 'i.issued_at', 'i.due_at', 'i.period_start', 'i.period_end',
       'c.plan_id', 'i.plan_cycle_id', 'i.plan_name', 'i.cycle_name', 'i.txid', 'i.method', 'i.amount_cents', 'i.status', 'i.paid_at',
-      'i.paid_end_to_end_id', 'i.paid_by', 'i.paid_reason',
+      'i.paid_end_to_end_id', 'i.paid_by', 'i.paid_reason', 'i.kind', 'i.plan_price_cents', 'i.previous_plan_name', 'i.previous_cycle_name',
+      'i.previous_price_cents',
     ]);
 }
 
@@ -50,6 +51,12 @@ export function toInvoice(row: InvoiceRow): Invoice {
     status: row.status,
     pending: row.status === 'pending' || row.status === 'overdue',
     paid_at: row.paid_at ? row.paid_at.toISOString() : null,
+    kind: row.kind,
+    plan_value_cents: row.plan_price_cents,
+    upgraded_from:
+      row.kind === 'proration' && row.previous_plan_name && row.previous_cycle_name
+        ? { plan_name: row.previous_plan_name, cicle_name: row.previous_cycle_name, value_cents: row.previous_price_cents }
+        : null,
   };
 }
 

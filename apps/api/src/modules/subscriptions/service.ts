@@ -1,5 +1,5 @@
 import {
-  PLAN_MESSAGES, Profile, SUBSCRIPTION_MESSAGES, formatBRL,
+  PLAN_MESSAGES, Profile, SUBSCRIPTION_MESSAGES, formatBRL, invoiceLine,
   type Invoice, type Subscription, type SubscriptionChangeBody, type SubscriptionChangeResponse, type SubscriptionStanding,
 } from '@sentinela/contract';
 import { sql } from 'kysely';
@@ -164,7 +164,8 @@ export class SubscriptionService {
       const current = locked
         ? await trx
             .selectFrom('plan_cycles as c')
-            .select(['c.id as plan_cycle_id', 'c.name as cycle_name', sql<number>`(c.value * 100)::integer`.as('cents')])
+            .innerJoin('plans as p', 'p.id', 'c.plan_id')
+            .select(['c.id as plan_cycle_id', 'c.name as cycle_name', 'p.name as plan_name', sql<number>`(c.value * 100)::integer`.as('cents')])
             .where('c.id', '=', locked.plan_cycle_id)
             .executeTakeFirstOrThrow()
         : undefined;
@@ -209,6 +210,9 @@ export class SubscriptionService {
           enterprise_id: enterpriseId, issued_at: now, plan_cycle_id: wanted.id, plan_name: wanted.plan_name, cycle_name: wanted.cycle_name,
           period_start: now, period_end: end, due_at: new Date(now.getTime() + this.config.billingDueDays * DAY), amount_cents: amount,
           txid: newTxid(), kind: 'proration', plan_change_from: current.plan_cycle_id,
+          // What the invoice says of itself (ADR 75): the full price of the new plan, and the plan left.
+          plan_price_cents: wantedCents, previous_plan_name: current.plan_name, previous_cycle_name: current.cycle_name,
+          previous_price_cents: Number(current.cents),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -243,6 +247,7 @@ export class SubscriptionService {
   }
 
   private async mailProration(enterpriseId: string, invoice: Invoice): Promise<void> {
+    const line = invoiceLine(invoice, (iso) => day(new Date(iso)));
     try {
       for (const to of await adminEmails(this.db, enterpriseId, Profile.EnterpriseAdmin)) {
         await this.mail.send(
@@ -252,6 +257,8 @@ export class SubscriptionService {
             paragraphs: [
               mailText`O plano da sua empresa passou a ser ${ours(invoice.plan.name)} (${ours(invoice.plan.cicle_name)}) e já vale.`,
               mailText`A fatura nº ${invoice.number} cobra a diferença de preço pelos dias restantes do período, até ${ours(day(new Date(invoice.period_end)))}: ${ours(formatBRL(invoice.valor))}. Vencimento: ${ours(day(new Date(invoice.due_at)))}.`,
+              // The platform's own words about plans it sells (invoice-text.ts), like the plan names above.
+              ...(line.reference ? [mailText`${ours(line.reference)}`] : []),
               mailText`Pague por PIX em Financeiro, no botão Pagar Fatura (código copia e cola ou QR code).`,
             ],
             action: { label: mailText`Abrir Financeiro`, url: `${this.config.publicUrl}/financial` },

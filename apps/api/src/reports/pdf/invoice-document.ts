@@ -3,7 +3,7 @@
  * due, how it was paid, and how to pay it. Unsigned: the caller signs the bytes (signing/sign-pdf.ts) like a report.
  * Pure: data in, bytes out.
  */
-import { formatBRL } from '@sentinela/contract';
+import { formatBRL, invoiceLine } from '@sentinela/contract';
 import { zonedClock } from '../format';
 import { generatedLine } from '../texts';
 import {
@@ -24,6 +24,7 @@ import {
   textRightAt,
   type Field,
 } from './layout';
+import { toWinAnsi } from './win-ansi';
 
 export interface InvoiceDocumentInput {
   /** The id this rendering is recorded under (what the validator finds); printed in the footer. */
@@ -41,6 +42,11 @@ export interface InvoiceDocumentInput {
     planName: string;
     cycleName: string;
     amountCents: number;
+    /** 'proration': the difference an upgrade charges for the days left (ADR 75). */
+    kind: 'cycle' | 'proration';
+    /** The plan's full price per cycle when issued (shown for reference on a pro-rated invoice). */
+    planValueCents: number | null;
+    upgradedFrom: { planName: string; cycleName: string; valueCents: number | null } | null;
     /** pt-BR status (Em aberto, Paga, Vencida, Cancelada). */
     statusLabel: string;
     payable: boolean;
@@ -75,6 +81,20 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
   const { invoice } = input;
   const title = INVOICE_TEXTS.title(invoice.number);
   const period = `${day(invoice.periodStart)} a ${day(invoice.periodEnd)}`;
+  // The words every place uses for what the invoice charges: a period, or an upgrade's pro-rated difference.
+  const line = invoiceLine(
+    {
+      kind: invoice.kind,
+      plan: { _id: null, name: invoice.planName, cicle_id: null, cicle_name: invoice.cycleName },
+      period_start: invoice.periodStart.toISOString(),
+      period_end: invoice.periodEnd.toISOString(),
+      plan_value_cents: invoice.planValueCents,
+      upgraded_from: invoice.upgradedFrom
+        ? { plan_name: invoice.upgradedFrom.planName, cicle_name: invoice.upgradedFrom.cycleName, value_cents: invoice.upgradedFrom.valueCents }
+        : null,
+    },
+    (iso) => day(new Date(iso)),
+  );
   const doc = createReportDocument({
     title: `${title} - ${invoice.enterprise}`,
     subject: `${invoice.enterprise}, ${invoice.planName} (${invoice.cycleName}), ${period}`,
@@ -86,6 +106,7 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
   drawFields(doc, [
     { label: 'Empresa', value: invoice.enterprise, wide: true },
     { label: 'Número', value: String(invoice.number) },
+    { label: 'Tipo', value: line.kindLabel },
     { label: 'Situação', value: invoice.statusLabel },
     { label: 'Emissão', value: day(invoice.issuedAt) },
     { label: 'Vencimento', value: day(invoice.dueAt) },
@@ -95,7 +116,8 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
   ]);
 
   drawSectionTitle(doc, INVOICE_TEXTS.items, 60);
-  drawItems(doc, `Plano ${invoice.planName} (${invoice.cycleName}), período de ${period}`, formatBRL(invoice.amountCents));
+  drawItems(doc, line.description, formatBRL(invoice.amountCents));
+  if (line.reference) drawParagraph(doc, line.reference);
 
   drawSectionTitle(doc, INVOICE_TEXTS.payment, 60);
   // The txid (up to 35 characters) gets a whole row: in a half-width cell it wrapped mid-code, hard to copy.
@@ -154,9 +176,12 @@ function drawItems(doc: PDFKit.PDFDocument, description: string, amount: string)
   textRightAt(doc, INVOICE_TEXTS.amount, PAGE.right - 4, y);
   y += 18;
   doc.font(FONT.regular);
-  textAt(doc, description, PAGE.left + 4, y, CONTENT_WIDTH - amountWidth - 8);
+  // The description wraps (a pro-rated upgrade's is long); the amount stays on its first line.
+  const described = toWinAnsi(description);
+  const width = CONTENT_WIDTH - amountWidth - 8;
+  doc.text(described, PAGE.left + 4, y, { width });
   textRightAt(doc, amount, PAGE.right - 4, y, amountWidth);
-  y += 16;
+  y += Math.max(16, doc.heightOfString(described, { width }) + 5);
   horizontalRule(doc, y - 3, COLOR.hairline);
   doc.font(FONT.bold).fontSize(11);
   textAt(doc, INVOICE_TEXTS.total, PAGE.left + 4, y + 2);
@@ -164,4 +189,17 @@ function drawItems(doc: PDFKit.PDFDocument, description: string, amount: string)
   doc.font(FONT.regular).fontSize(9);
   doc.x = PAGE.left;
   doc.y = y + 24;
+}
+
+/** A note of several lines under the items (a pro-rated invoice's full price for reference). */
+function drawParagraph(doc: PDFKit.PDFDocument, text: string): void {
+  const printable = toWinAnsi(text);
+  doc.font(FONT.italic).fontSize(9).fillColor(COLOR.muted);
+  const height = doc.heightOfString(printable, { width: CONTENT_WIDTH });
+  ensureSpace(doc, height + 8);
+  const y = doc.y;
+  doc.text(printable, PAGE.left, y, { width: CONTENT_WIDTH });
+  doc.font(FONT.regular).fillColor(COLOR.text);
+  doc.x = PAGE.left;
+  doc.y = y + height + 10;
 }

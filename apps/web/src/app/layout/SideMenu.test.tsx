@@ -55,7 +55,8 @@ describe('SideMenu (P6, P8)', () => {
   });
 
   it('lists only built screens by default', () => {
-    renderWithProviders(<SideMenu session={makeSession(1)} onLogout={() => {}} />);
+    // The super admin belongs to no enterprise (GET /api/user-client-id answers nulls).
+    renderWithProviders(<SideMenu session={{ ...makeSession(1), enterprise: { _id: null, name: null } }} onLogout={() => {}} />);
     const links = within(screen.getByRole('navigation')).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Perfil', '/profile'],
@@ -92,6 +93,8 @@ describe('SideMenu (P6, P8)', () => {
     expect(labelsOf(2)).toContain('Financeiro');
     // X11: the audit trail is for administrators.
     expect(labelsOf(2)).toContain('Trilha de auditoria');
+    // /plans, which no menu of the documents linked: the enterprise's administrators reach it here (issue 26).
+    expect(labelsOf(2)).toContain('Plano e assinatura');
     for (const profileId of [3, 4, 5] as const) {
       expect(labelsOf(profileId)).not.toContain('Trilha de auditoria');
       expect(labelsOf(profileId)).not.toContain('Gateways');
@@ -99,6 +102,7 @@ describe('SideMenu (P6, P8)', () => {
       expect(labelsOf(profileId)).not.toContain('Firmwares');
       expect(labelsOf(profileId)).not.toContain('Planos');
       expect(labelsOf(profileId)).not.toContain('Financeiro');
+      expect(labelsOf(profileId)).not.toContain('Plano e assinatura');
     }
   });
 
@@ -118,5 +122,13 @@ describe('SideMenu (P6, P8)', () => {
     renderWithProviders(<SideMenu session={makeSession(3)} onLogout={onLogout} />);
     await userEvent.click(screen.getByRole('button', { name: 'Sair' }));
     expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('"Plano e assinatura" leads an enterprise administrator to /plans, before Financeiro', () => {
+    renderWithProviders(<SideMenu session={makeSession(2)} onLogout={() => {}} />);
+    const links = within(screen.getByRole('navigation')).getAllByRole('link');
+    const labels = links.map((link) => link.textContent);
+    expect(links.find((link) => link.textContent === 'Plano e assinatura')!.getAttribute('href')).toBe('/plans');
+    expect(labels.indexOf('Plano e assinatura')).toBe(labels.indexOf('Financeiro') - 1);
   });
 });

@@ -19,7 +19,7 @@ interface SideMenuProps {
 export function SideMenu({ session, onLogout, onNavigate, entries = screens }: SideMenuProps) {
   const { pathname } = useLocation();
   const { user, enterprise } = session;
-  const items = menuFor(user.profile._id, entries);
+  const items = menuFor(user.profile._id, entries, !!enterprise._id);
 
   return (
     <Stack data-testid="side-menu" gap={0} h="100%">

@@ -26,6 +26,9 @@ function invoice(n: number, overrides: Partial<Invoice> = {}): Invoice {
     status: 'pending',
     pending: true,
     paid_at: null,
+    kind: 'cycle',
+    plan_value_cents: null,
+    upgraded_from: null,
     ...overrides,
   };
 }
@@ -71,6 +74,37 @@ describe('/financial "Financeiro" (A9)', () => {
     // An enterprise admin never names an enterprise: the server applies its own.
     expect(list.url).toBe('/api/invoices?page=1&limit=10');
     expect(document.title).toContain('Financeiro');
+  });
+
+  it('a pro-rated upgrade invoice is marked and its detail says it is not the full price (ADR 75)', async () => {
+    const prorated = invoice(5, {
+      valor: 25000,
+      period_start: '2026-11-20T15:00:00.000Z',
+      kind: 'proration',
+      plan: { _id: 'p3', name: 'Empresarial', cicle_id: 'c3', cicle_name: 'Mensal' },
+      plan_value_cents: 89990,
+      upgraded_from: { plan_name: 'Profissional', cicle_name: 'Mensal', value_cents: 39990 },
+    });
+    open(2, (request) =>
+      request.url.startsWith(`/api/invoices/${prorated.id}`) ? jsonResponse({ ...prorated, payment: null }) : jsonResponse(page([prorated, invoice(2)])),
+    );
+    await screen.findByText('R$ 250,00');
+    const [proratedRow, cycleRow] = bodyRows() as [HTMLElement, HTMLElement];
+    expect(within(proratedRow).getAllByRole('cell')[2]!.textContent).toBe('EmpresarialPró-rata');
+    expect(within(cycleRow).getAllByRole('cell')[2]!.textContent).toBe('Profissional');
+    await userEvent.click(within(proratedRow).getByRole('button', { name: `Detalhes da fatura nº ${prorated.number}` }));
+    const line = await screen.findByTestId('invoice-line');
+    expect(line.textContent).toContain('Upgrade pró-rata');
+    expect(line.textContent).toContain('Upgrade de Profissional (Mensal) para Empresarial (Mensal): diferença pró-rata pelos dias de 20/11/2026 a 05/12/2026');
+    expect(line.textContent).toContain('Valor proporcional, não o preço cheio: o plano Empresarial custa R$ 899,90/mês');
+  });
+
+  it('leads an enterprise administrator to its plan ("Plano e assinatura")', async () => {
+    open(2, () => jsonResponse(page([])));
+    await screen.findByText('Nenhum registro de faturas.');
+    // Beside the side menu's entry, the page's own button.
+    const onPage = screen.getAllByRole('link', { name: 'Plano e assinatura' }).filter((link) => !link.closest('nav'));
+    expect(onPage.map((link) => link.getAttribute('href'))).toEqual(['/plans']);
   });
 
   it('says "Nenhum registro de faturas." when there are none, and searches on the server', async () => {

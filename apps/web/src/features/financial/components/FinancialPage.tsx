@@ -1,8 +1,9 @@
 import '@mantine/core/styles/Tabs.css';
-import { Stack, Tabs, Title } from '@mantine/core';
+import { Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { can, type Invoice } from '@sentinela/contract';
 import { useCallback, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../lib/paths';
 import { EnterprisePicker, useChosenEnterprise } from '../../../components/EnterprisePicker';
 import { useRequiredSession } from '../../../lib/session';
 import { CardsCarousel } from '../cards/CardsCarousel';
@@ -51,7 +52,15 @@ export function FinancialPage() {
 
   return (
     <Stack>
-      <Title order={2}>Financeiro</Title>
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Title order={2}>Financeiro</Title>
+        {/* The enterprise's own plan: where its administrators change it (the super admin has no plan of its own). */}
+        {!canChoose && enterprise._id && (
+          <Button component={Link} to={paths.plans} variant="light">
+            Plano e assinatura
+          </Button>
+        )}
+      </Group>
       {canChoose && <EnterprisePicker value={clientId} onChange={chooseEnterprise} clearablePlaceholder="Todas as empresas" />}
       {cardsEnterpriseId && (
         <section aria-label="Cartões">

@@ -1,6 +1,6 @@
 import { Alert, Button, Center, Group, Loader, Modal, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { formatBRL, MSG, type Invoice } from '@sentinela/contract';
+import { formatBRL, invoiceLine, MSG, type Invoice } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -104,6 +104,7 @@ function InvoiceDetail({ invoice: listed, onClose, onPay, canMarkPaid }: Omit<In
           {invoice.plan.name} ({invoice.modo})
         </Detail>
         <Detail label="Valor">{formatBRL(invoice.valor)}</Detail>
+        <ChargedLine invoice={invoice} />
         <Detail label="Método">{invoice.metodo}</Detail>
         <Detail label="Transação (txid)">
           <Text span ff="monospace" size="sm">
@@ -161,5 +162,23 @@ function InvoiceDetail({ invoice: listed, onClose, onPay, canMarkPaid }: Omit<In
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+/** What the invoice charges, across the grid: a pro-rated upgrade says so, with the full price for reference (ADR 75). */
+function ChargedLine({ invoice }: { invoice: Invoice }) {
+  const line = invoiceLine(invoice, formatDate);
+  return (
+    <div style={{ gridColumn: '1 / -1' }} data-testid="invoice-line">
+      <Text size="xs" c="dimmed" fw={600}>
+        {line.kindLabel}
+      </Text>
+      <Text size="sm">{line.description}</Text>
+      {line.reference && (
+        <Text size="xs" c="dimmed" mt={2}>
+          {line.reference}
+        </Text>
+      )}
+    </div>
   );
 }

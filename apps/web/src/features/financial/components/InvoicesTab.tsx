@@ -1,8 +1,8 @@
 import '@mantine/core/styles/Pagination.css';
 import '@mantine/core/styles/Table.css';
-import { Alert, Button, Card, Group, Pagination, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Pagination, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { formatBRL, type Invoice } from '@sentinela/contract';
+import { formatBRL, invoiceLine, type Invoice } from '@sentinela/contract';
 import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { NoWrap } from '../../../components/NoWrap';
@@ -85,6 +85,7 @@ export function InvoicesTab({ enterpriseId, showEnterprise, showStanding, search
                   {showEnterprise ? `${invoice.enterprise.name} · ` : ''}
                   {invoice.plan.name} ({invoice.modo})
                 </Text>
+                <ProrationBadge invoice={invoice} />
               </Stack>
               <InvoiceStatusBadge status={invoice.status} />
             </Group>
@@ -120,7 +121,10 @@ export function InvoicesTab({ enterpriseId, showEnterprise, showStanding, search
                 <Table.Td>{invoice.number}</Table.Td>
                 <Table.Td>{formatDate(invoice.data)}</Table.Td>
                 {showEnterprise && <Table.Td>{invoice.enterprise.name}</Table.Td>}
-                <Table.Td>{invoice.plan.name}</Table.Td>
+                <Table.Td>
+                  {invoice.plan.name}
+                  <ProrationBadge invoice={invoice} ml={6} />
+                </Table.Td>
                 <Table.Td>{invoice.modo}</Table.Td>
                 <Table.Td>{formatDate(invoice.due_at)}</Table.Td>
                 <Table.Td>
@@ -166,5 +170,16 @@ export function InvoicesTab({ enterpriseId, showEnterprise, showStanding, search
         </Group>
       )}
     </Stack>
+  );
+}
+
+/** A pro-rated upgrade's invoice is marked as such, its line in the tooltip (it must not read as the full plan). */
+function ProrationBadge({ invoice, ml }: { invoice: Invoice; ml?: number }) {
+  if (invoice.kind !== 'proration') return null;
+  const line = invoiceLine(invoice, formatDate);
+  return (
+    <Badge size="xs" variant="light" color="grape" title={`${line.description}. ${line.reference ?? ''}`} w="fit-content" ml={ml}>
+      Pró-rata
+    </Badge>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { MSG, can, formatBRL, isMonthlyCycle, type Plan, type Subscription } from '@sentinela/contract';
+import { MSG, can, formatBRL, invoiceLine, isMonthlyCycle, type Plan, type Subscription } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -62,6 +62,8 @@ export function PlansPage() {
   const confirm = () => {
     if (!choice || confirming.current) return;
     confirming.current = true;
+    // One outcome on screen at a time: a cancellation's message from before goes.
+    cancelPending.reset();
     change.mutate(
       { plan_id: choice.plan._id, cicle_id: choice.cycle.id },
       {
@@ -91,10 +93,14 @@ export function PlansPage() {
           <Title order={4} mb="xs">
             Fatura nº {invoice.number}: {formatBRL(invoice.valor)}
           </Title>
-          <Text size="sm" c="dimmed" mb="sm">
-            {invoice.plan.name} — {invoice.plan.cicle_name}, de {formatDay(invoice.period_start)} a {formatDay(invoice.period_end)}. Vencimento:{' '}
-            {formatDay(invoice.due_at)}.
+          <Text size="sm" mb={4}>
+            {invoiceLine(invoice, formatDay).description}. Vencimento: {formatDay(invoice.due_at)}.
           </Text>
+          {invoiceLine(invoice, formatDay).reference && (
+            <Text size="sm" c="dimmed" mb="sm" data-testid="change-invoice-reference">
+              {invoiceLine(invoice, formatDay).reference}
+            </Text>
+          )}
           <PixPayment invoiceId={invoice.id} onPaid={() => void refreshAfterPayment()} />
         </Card>
       )}
@@ -103,13 +109,21 @@ export function PlansPage() {
           {errorMessage(change.error ?? cancelPending.error, MSG.internalError)}
         </Alert>
       )}
-      {cancelPending.isSuccess && !cancelPending.isError && !change.isSuccess && (
+      {cancelPending.isSuccess && (
         <Alert color="green" title="Sucesso!" icon={<IconCircleCheck />}>
           {cancelPending.data.message}
         </Alert>
       )}
       {mayChange && subscription.data && (
-        <SubscriptionPanel subscription={subscription.data} onCancelPending={() => cancelPending.mutate()} cancelling={cancelPending.isPending} />
+        <SubscriptionPanel
+          subscription={subscription.data}
+          onCancelPending={() => {
+            // "Troca agendada" said by the change is no longer true once cancelled: only the cancellation is said.
+            change.reset();
+            cancelPending.mutate();
+          }}
+          cancelling={cancelPending.isPending}
+        />
       )}
       {!subscription.data && requested && (
         <Text size="sm">

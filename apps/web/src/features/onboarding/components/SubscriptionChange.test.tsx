@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Invoice, Subscription, SubscriptionStanding } from '@sentinela/contract';
+import { PLAN_MESSAGES, SUBSCRIPTION_MESSAGES, type Invoice, type Subscription, type SubscriptionStanding } from '@sentinela/contract';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch } from '../../../test/fetch';
@@ -30,6 +30,9 @@ const invoice = (overrides: Partial<Invoice> = {}): Invoice => ({
   status: 'pending',
   pending: true,
   paid_at: null,
+  kind: 'cycle',
+  plan_value_cents: null,
+  upgraded_from: null,
   ...overrides,
 });
 
@@ -50,14 +53,18 @@ const standing = (overrides: Partial<SubscriptionStanding> = {}): SubscriptionSt
   status: 'active', restricted_at: null, restricts_at: null, overdue_invoice: null, ...overrides,
 });
 
-function serve(options: { sub?: Subscription | null; standing?: SubscriptionStanding; onPut?: (body: unknown) => Response }) {
+function serve(options: { sub?: Subscription | null | (() => Subscription); standing?: SubscriptionStanding; onPut?: (body: unknown) => Response; onCancel?: () => Response }) {
   return mockFetch((request) => {
     const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname === '/api/subscription/pending-change' && request.method === 'DELETE') return options.onCancel!();
     if (pathname === '/api/plans') return jsonResponse(PLANS);
     if (pathname === '/api/enterprise/plan') return jsonResponse({ current: null, requested: null });
     if (pathname === '/api/subscription/standing') return jsonResponse(options.standing ?? standing());
     if (pathname === '/api/subscription' && request.method === 'PUT') return options.onPut!(request.body);
-    if (pathname === '/api/subscription') return options.sub ? jsonResponse(options.sub) : errorResponse(404, 'A empresa ainda não tem assinatura.', 'NOT_FOUND');
+    if (pathname === '/api/subscription') {
+      const sub = typeof options.sub === 'function' ? options.sub() : options.sub;
+      return sub ? jsonResponse(sub) : errorResponse(404, 'A empresa ainda não tem assinatura.', 'NOT_FOUND');
+    }
     if (pathname.endsWith('/pix')) return jsonResponse({ brcode: '00020126580014br.gov.bcb.pix0136codigo-de-teste', qrcode: 'data:image/png;base64,iVBORw0KGgo=' });
     if (pathname.startsWith('/api/invoices/')) return jsonResponse({ ...invoice(), payment: null });
     return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
@@ -85,7 +92,9 @@ describe('/plans: subscription changes (ADR 32)', () => {
         puts.push(body);
         return jsonResponse({
           success: true, message: 'Plano alterado! O novo plano já vale, e a fatura proporcional aos dias restantes do período foi emitida.',
-          effect: 'now', invoice: invoice(), subscription: subscription({ current: { plan_id: 'p3', plan_name: 'Empresarial', cicle_id: 'c3', cicle_name: 'Mensal', value_cents: 89990 } }),
+          effect: 'now',
+          invoice: invoice({ kind: 'proration', plan_value_cents: 89990, upgraded_from: { plan_name: 'Profissional', cicle_name: 'Mensal', value_cents: 39990 } }),
+          subscription: subscription({ current: { plan_id: 'p3', plan_name: 'Empresarial', cicle_id: 'c3', cicle_name: 'Mensal', value_cents: 89990 } }),
         });
       },
     });
@@ -97,8 +106,48 @@ describe('/plans: subscription changes (ADR 32)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Confirmar troca' }));
     const shown = await screen.findByTestId('change-invoice');
     expect(within(shown).getByText('Fatura nº 77: R$ 250,00')).toBeTruthy();
+    // Pro-rated, not the plan's full price: the invoice says so, with the full price for reference (ADR 75).
+    expect(shown.textContent).toContain('Upgrade de Profissional (Mensal) para Empresarial (Mensal): diferença pró-rata pelos dias de 20/11/2026 a 05/12/2026');
+    expect(within(shown).getByTestId('change-invoice-reference').textContent).toBe(
+      'Valor proporcional, não o preço cheio: o plano Empresarial custa R$ 899,90/mês; o plano anterior custava R$ 399,90/mês. Esta fatura cobra só a diferença pelos dias restantes do período já faturado.',
+    );
     expect(await within(shown).findByDisplayValue(/codigo-de-teste/)).toBeTruthy();
     expect(puts).toEqual([{ plan_id: 'p3', cicle_id: 'c3' }]);
+  });
+
+  it('"Cancelar troca" replaces the scheduling message with its own', async () => {
+    startSession(makeSession(2));
+    const scheduled = subscription({
+      pending_change: { plan_id: 'p1', plan_name: 'Essencial', cicle_id: 'c1', cicle_name: 'Mensal', value_cents: 14990, requested_at: '2026-11-20T12:00:00.000Z', starts_at: '2026-12-05T12:00:00.000Z' },
+    });
+    let current = subscription();
+    serve({
+      sub: () => current,
+      onPut: () => {
+        current = scheduled;
+        return jsonResponse({ success: true, message: PLAN_MESSAGES.requested, effect: 'next_cycle', invoice: null, subscription: scheduled });
+      },
+      onCancel: () => {
+        current = subscription();
+        return jsonResponse({ success: true, message: SUBSCRIPTION_MESSAGES.pendingCancelled });
+      },
+    });
+    renderApp('/plans');
+    await screen.findByTestId('subscription-panel');
+    const cards = await screen.findAllByTestId('plan-card');
+    await userEvent.click(within(cards[0]!).getByRole('button'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirmar troca' }));
+    expect(await screen.findByText(PLAN_MESSAGES.requested)).toBeTruthy();
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancelar troca' }));
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.pendingCancelled)).toBeTruthy();
+    expect(screen.queryByText(PLAN_MESSAGES.requested)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancelar troca' })).toBeNull();
+
+    // And a new choice clears the cancellation's message.
+    await userEvent.click(within((await screen.findAllByTestId('plan-card'))[0]!).getByRole('button'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirmar troca' }));
+    expect(await screen.findByText(PLAN_MESSAGES.requested)).toBeTruthy();
+    expect(screen.queryByText(SUBSCRIPTION_MESSAGES.pendingCancelled)).toBeNull();
   });
 
   it('a downgrade says it waits for the next cycle; a refusal is shown', async () => {

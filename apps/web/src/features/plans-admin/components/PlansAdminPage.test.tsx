@@ -84,7 +84,8 @@ describe('Planos (super admin)', () => {
     await userEvent.type(form.getByLabelText(/Nome do plano/), 'Básico');
     await userEvent.type(form.getByLabelText('Limite de dispositivos'), '10');
     await userEvent.type(form.getByLabelText('Valor mensal (R$)'), '99,90');
-    await userEvent.type(form.getByLabelText('Valor anual (R$)'), '999');
+    // Typed as people in Brazil type money: dot thousands, decimal comma (issue 26).
+    await userEvent.type(form.getByLabelText('Valor anual (R$)'), '1.234,56');
     await userEvent.type(form.getByLabelText(/Recursos/), 'Até 10 sensores{enter}{enter}  Alarmes por e-mail  ');
     await userEvent.click(form.getByRole('button', { name: 'Salvar' }));
     expect(await form.findByText('Já existe um plano com este nome.')).toBeTruthy();
@@ -95,11 +96,28 @@ describe('Planos (super admin)', () => {
       features: ['Até 10 sensores', 'Alarmes por e-mail'],
       cycles: [
         { name: 'Mensal', value: '99,90' },
-        { name: 'Anual', value: '999' },
+        { name: 'Anual', value: '1.234,56' },
       ],
     });
     await userEvent.click(form.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('an edit shows the prices as they are typed, "1.529,00", and sends them back as shown', async () => {
+    startSession(makeSession(1));
+    const { requests } = mockFetch(handler([PLAN], (request) => jsonResponse({ ...PLAN, name: (request.body as { name: string }).name })));
+    renderApp('/admin/plans');
+    const row = (await screen.findByText('Essencial')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Editar' }));
+    const form = within(await screen.findByRole('dialog'));
+    expect((form.getByLabelText('Valor anual (R$)') as HTMLInputElement).value).toBe('1.529,00');
+    expect((form.getByLabelText('Valor mensal (R$)') as HTMLInputElement).value).toBe('149,90');
+    await userEvent.click(form.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PUT')).toBe(true));
+    expect((requests.find((r) => r.method === 'PUT')!.body as { cycles: unknown }).cycles).toEqual([
+      { name: 'Mensal', value: '149,90' },
+      { name: 'Anual', value: '1.529,00' },
+    ]);
   });
 
   it('an enterprise admin is refused the screen', async () => {

@@ -1,6 +1,6 @@
-import { PlanBody, z, type AdminPlan } from '@sentinela/contract';
+import { formatBrlInput, PlanBody, z, type AdminPlan } from '@sentinela/contract';
 
-/** What the plan form holds: text as typed (prices with a decimal comma, one feature per line). */
+/** What the plan form holds: text as typed (prices as typed in Brazil, "1.234,56"; one feature per line). */
 export const PlanFormValues = z.object({
   name: z.string(),
   max_devices: z.string(),
@@ -14,8 +14,8 @@ export type PlanFormValues = z.infer<typeof PlanFormValues>;
 
 export const emptyPlanForm: PlanFormValues = { name: '', max_devices: '', features: '', monthly: true, monthlyValue: '', annual: true, annualValue: '' };
 
-/** "149,90" for a value in centavos: how the price field shows it. */
-const centsText = (cents: number) => `${Math.trunc(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+/** "1.529,00" for a value in centavos: how the price field shows it (read back by the contract's money parser). */
+const centsText = formatBrlInput;
 
 export function planToForm(plan: AdminPlan): PlanFormValues {
   const monthly = plan.cicle.find((c) => c.name === 'Mensal');
