@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sha256 } from '../src/lib/tokens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSTANT_MAX_MS, INSTANT_MIN_MS, MAX_PAGE, Report, type z } from '@sentinela/contract';
+import { CLIENT_VERSION, INSTANT_MAX_MS, INSTANT_MIN_MS, MAX_PAGE, Report, type z } from '@sentinela/contract';
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { postReadings } from './ingest-helpers';
@@ -9,7 +9,7 @@ import { DEMO_GATEWAY_KEY } from '../src/seed/demo';
 import { rawV2AdvertisementHex } from '../src/ingest/vendor-formats/ruuvi-rawv2';
 import { startFakeGeocoder, type FakeGeocoder } from './fake-geocoder';
 import { PAGARME_TEST_CARD, startFakePagarme } from './fake-pagarme';
-import { pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
+import { foreignPdf, pdfPart, saoPauloText, upload, waitForReport, xlsxPart, xlsxWith } from './report-helpers';
 import { file as firmwareFile, image, notes as firmwareNotes, postFirmware, version as firmwareVersion } from './firmware-helpers';
 import { fillPath, pathParams, routeOf, walkableRoutes, type WalkedRoute } from './route-walk';
 import { CODES, MACS, deviceId, travelId, userId } from './travel-helpers';
@@ -88,6 +88,27 @@ async function write<T = { _id: string }>(method: 'POST' | 'PUT' | 'DELETE', url
   const res = await call(method, url, token, body);
   expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 500)}`).toBeLessThan(300);
   return res.json() as T;
+}
+
+/** POST /api/devices/{id}/calibrations as the browser sends it: the fields, then the PDF (X12). */
+async function certificate(token: string, id: string): Promise<void> {
+  const boundary = `----boundary-${Date.now()}`;
+  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const day = today.toISOString().slice(0, 10);
+  // A certificate is valid for at most ten years: due on the day before.
+  const due = `${today.getUTCFullYear() + 10}${day.slice(4)}`;
+  const payload = Buffer.concat([
+    Buffer.from(field('calibrated_at', day) + field('due_at', new Date(Date.parse(due) - 86_400_000).toISOString().slice(0, 10)) + field('laboratory', longText(120)) + field('certificate_number', longText(60))),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="certificate"; filename="${longText(60)}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    await foreignPdf(),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await ctx.app.inject({
+    method: 'POST', url: `/api/devices/${id}/calibrations`, payload,
+    headers: { client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux', 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+  });
+  record('POST', `/api/devices/${id}/calibrations`, res);
+  expect(res.statusCode, res.body.slice(0, 500)).toBeLessThan(300);
 }
 
 async function login(username: string, password = DEMO_PASSWORD): Promise<string> {
@@ -333,6 +354,28 @@ describe('boundary values stored through every write route', () => {
     // GxP mode (X11) on and off again with the longest reason, so the writes that follow keep the documents' flows.
     await write('PUT', '/api/enterprise/compliance', aurora, { gxp: true });
     await write('PUT', '/api/enterprise/compliance', aurora, { gxp: false, reason: 'm'.repeat(500) });
+    // Retention (ADR 81) at its longest, with the longest legal-hold reason; then back to the default.
+    await write('PUT', '/api/enterprise/retention', aurora, { readings_days: 36600, report_files_days: 36600, legal_hold: true, legal_hold_reason: MESSAGE_500 });
+    await write('PUT', '/api/enterprise/retention', aurora, { readings_days: 1827, report_files_days: 1827, legal_hold: false });
+    // Integrations (X13): a token with the longest name and every scope kept, another revoked; a webhook with every
+    // event and the longest description kept (tested and redelivered), another removed.
+    const scopes = ['devices:read', 'readings:read', 'alarms:read', 'alarms:write', 'travels:read', 'travels:write', 'reports:read'];
+    await write('POST', '/api/api-tokens', aurora, { name: NAME_80, scopes, expires_at: LAST.toISOString() });
+    const revokedToken = await write('POST', '/api/api-tokens', aurora, { name: 'revogado', scopes: ['devices:read'] });
+    await write('DELETE', `/api/api-tokens/${revokedToken._id}`, aurora);
+    const events = ['alarm.opened', 'alarm.ended', 'alarm.acknowledged', 'device.silent', 'travel.status_changed', 'report.ready'];
+    const hook = await write('POST', '/api/webhooks', aurora, { url: `https://hooks.example.com/${'p'.repeat(200)}`, events, description: longText(200) });
+    await write('PUT', `/api/webhooks/${hook._id}`, aurora, { events: events.slice(0, 1) });
+    await write('POST', `/api/webhooks/${hook._id}/test`, aurora);
+    const delivery = await ctx.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', hook._id).executeTakeFirstOrThrow();
+    // Still being delivered (no receiver answers here): a pt-BR 409, or accepted once the first attempt ended.
+    const redelivered = await call('POST', `/api/webhooks/${hook._id}/deliveries/${delivery.id}/redeliver`, aurora);
+    if (redelivered.statusCode === 409) expect(redelivered.json().error).toBe('Esta entrega ainda está em andamento.');
+    else expect(redelivered.statusCode, redelivered.body).toBeLessThan(300);
+    const removedHook = await write('POST', '/api/webhooks', aurora, { url: 'https://hooks.example.com/x', events: ['alarm.opened'] });
+    await write('DELETE', `/api/webhooks/${removedHook._id}`, aurora);
+    // A calibration certificate (X12) with the longest laboratory and number, due on the last day accepted.
+    await certificate(aurora, await deviceId(ctx, MACS.chamber));
     // A report approval (a signature) of no report: a 404, never a 5xx (the approval itself is in signatures.test.ts).
     expect((await call('POST', '/api/reports/00000000-0000-4000-8000-000000000000/approve', aurora, { password: 'x'.repeat(200), meaning: 'Responsável' })).statusCode).toBe(404);
     // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);
@@ -548,6 +591,10 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
     await ctx.db.insertInto('email_verifications').values({ token_hash: sha256(token), user_id: user.id, expires_at: new Date(ctx.clock.now().getTime() + 86_400_000), used_at: null }).execute();
     return [{ token }];
   }
+  // The trail's signed exports (X11): each format once.
+  if (key === 'format' && url.startsWith('/api/audit-trail/export/')) return [{ format: 'pdf' }, { format: 'csv' }];
+  if (url.startsWith('/api/webhooks/')) return (await ctx.db.selectFrom('webhooks').select('id').execute()).map((r) => ({ id: r.id }));
+  if (url.startsWith('/api/calibrations/')) return (await ctx.db.selectFrom('calibrations').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/alarms/')) return (await ctx.db.selectFrom('alarms').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.startsWith('/api/firmwares/')) return (await ctx.db.selectFrom('firmwares').select('id').execute()).map((r) => ({ id: r.id }));
   if (url.includes('device')) return (await ids('devices')).map((id) => ({ id }));
@@ -557,6 +604,9 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
 /** Boundary values of query fields, by name; each route keeps those its own schema accepts. */
 function queryBounds(userIds: string[], enterpriseIds: string[]): Record<string, string[]> {
   return {
+    // The readings export (X13): a device with the boundary readings; a cursor only comes from a previous page.
+    mac: [MACS.chamber],
+    cursor: [],
     dateInit: [FIRST.toISOString(), '1970-01-01'],
     dateEnd: [LAST.toISOString(), '2199-12-31'],
     dateInitUtc: [FIRST.toISOString()],
@@ -633,9 +683,12 @@ describe('every read route answers the stored values', () => {
       for (const values of exporting ? params.slice(0, 1) : params) {
         for (const query of exporting ? queries.slice(-1) : queries) {
           const url = fillPath(route.url, values) + (query ? `?${query}` : '');
-          const res = await call('GET', url, admin);
+          // An enterprise's integrations (X13) are its own administrators' (the super admin has no enterprise to act in).
+          const enterpriseOnly = /^\/api\/(api-tokens|webhooks)(\/|$)/.test(route.url);
+          const res = await call('GET', url, enterpriseOnly ? aurora : admin);
           requests += 1;
           // The super admin reaches every row: a read answers it 200 (an export may refuse a travel not started).
+          if (enterpriseOnly) expect((await call('GET', url, admin)).statusCode, url).toBe(403);
           // A read of one enterprise's settings asks it which enterprise when the query names none (a pt-BR 400).
           const mustChoose = queryFields(route).includes('enterprise_id') && !new URLSearchParams(query).has('enterprise_id');
           if (!exporting && mustChoose && res.statusCode === 400) expect(res.json().error, url).toMatch(/empresa/);
