@@ -329,7 +329,7 @@ export function createServices(
     reportApprovals: new ReportApprovalService(db, clock, signatures),
     apiTokens,
     readingsExport: new ReadingsExportService(db, clock),
-    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log, outgoing),
+    webhooks: new WebhookService(db, clock, config, jobs, mail, events, log, outgoing, metrics),
     calibrations,
     pdfChecker,
     calibrationNotices: new CalibrationNotices(db, clock, config, jobs, mail, telegram, push, log),

@@ -257,6 +257,9 @@ describe('X13 events reach the webhooks, signed', () => {
 
 describe('X13 delivery: retries, log, redelivery, test', () => {
   it('retries a receiver that fails first and then accepts, with the same webhook-id, after the first delay', async () => {
+    const counted = async (outcome: string) =>
+      (await ctx.services.metrics.webhookDeliveries.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const [retriedBefore, deliveredBefore] = [await counted('retry'), await counted('delivered')];
     const hook = await createWebhook(aurora, '/flaky', ['alarm.opened']);
     receiver.answer('/flaky', 500);
     await postReadings(ctx, [{ mac: MACS.truck2, ts: at(ctx, -1), temperature: 20 }]);
@@ -270,6 +273,9 @@ describe('X13 delivery: retries, log, redelivery, test', () => {
     expect(delivery).toMatchObject({ attempt: 2, response_code: 200, error: null, message_id: got[0]!.headers['webhook-id'] });
     expect(delivery!.attempts.map((a) => [a.attempt, a.response_code, a.manual])).toEqual([[1, 500, false], [2, 200, false]]);
     expect(delivery!.attempts[0]!.error).toBe('O destino respondeu 500: recusado pelo receptor de teste');
+    // Each attempt in the metrics (issue 25 point 1): one to retry, one delivered.
+    expect(await counted('retry')).toBe(retriedBefore + 1);
+    expect(await counted('delivered')).toBe(deliveredBefore + 1);
     // The alarm is closed again for the tests that follow.
     await postReadings(ctx, [{ mac: MACS.truck2, ts: at(ctx, 0), temperature: 5 }]);
     await ctx.request('DELETE', `/api/webhooks/${hook._id}`, aurora);

@@ -24,6 +24,7 @@ import { adminEmails } from '../billing/repository';
 import { composeMail, mailText, quoted } from '../mail/compose';
 import type { MailService } from '../mail/mail-service';
 import type { OutgoingClient } from '../../lib/outgoing/outgoing-client';
+import type { AppMetrics } from '../../metrics/metrics';
 import { postSigned } from './outgoing-post';
 import {
   claimAttempt,
@@ -92,6 +93,7 @@ export class WebhookService {
     private readonly log: JobLog,
     /** The shared outgoing-request guard (ADR 55); WEBHOOK_ALLOW_PRIVATE opens it to local receivers. */
     private readonly outgoing: OutgoingClient,
+    private readonly metrics: AppMetrics,
   ) {
     jobs.define<DeliverPayload>({
       name: WEBHOOK_DELIVER_JOB,
@@ -267,6 +269,8 @@ export class WebhookService {
         disabled = await disableFailing(trx, delivery.webhook_id, `Desativado automaticamente: falhas sem nenhum sucesso desde ${since.toISOString()}.`, now);
       }
     });
+    // Per attempt (issue 25 point 1): delivered, to be retried, or failed for good.
+    this.metrics.webhookDeliveries.inc({ outcome: ok ? 'delivered' : retry ? 'retry' : 'failed' });
     if (disabled) {
       this.log.warn({ webhookId: delivery.webhook_id, url: delivery.url }, 'webhook disabled after failing for days');
       await this.tellAdmins(delivery.enterprise_id, delivery.url);
