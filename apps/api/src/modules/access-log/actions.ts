@@ -32,6 +32,14 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   // GxP mode and the audit trail (X11)
   'GET /api/enterprise/compliance': 'Consultou o modo GxP da empresa',
   'PUT /api/enterprise/compliance': 'Alterou o modo GxP da empresa',
+  'GET /api/enterprise/retention': 'Consultou a retenção de dados da empresa',
+  'PUT /api/enterprise/retention': 'Alterou a retenção de dados da empresa',
+  'GET /api/audit-trail/export/:format': 'Exportou a trilha de auditoria assinada',
+  'GET /api/devices/:id/calibrations': 'Consultou os certificados de calibração de um dispositivo',
+  'POST /api/devices/:id/calibrations': 'Adicionou um certificado de calibração',
+  'GET /api/calibrations/:id/certificate': 'Baixou um certificado de calibração',
+  'GET /api/calibrations/due': 'Consultou as calibrações a vencer',
+  'GET /api/calibrations/limits': 'Consultou os limites do certificado de calibração',
   'GET /api/audit-trail': 'Consultou a trilha de auditoria',
   'GET /api/audit-trail/verify': 'Verificou a integridade da trilha de auditoria',
 
