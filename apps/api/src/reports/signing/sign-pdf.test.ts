@@ -8,7 +8,7 @@ import { renderDeviceReportPdf } from '../pdf/device-report';
 import { pdfsig, signatureValidation } from '../testing/poppler';
 import { sampleDeviceReport } from '../testing/sample-input';
 import { identityFromP12 } from './certificate';
-import { signPdf } from './sign-pdf';
+import { DEFAULT_SIGNATURE_INFO, signPdf, withStartXrefAtXref } from './sign-pdf';
 
 let dir: string;
 beforeAll(async () => {
@@ -81,5 +81,26 @@ describe('signPdf', () => {
     // The signed file starts with the unsigned one: the signature is an incremental update.
     expect(signed.subarray(0, pdf.length - 10).equals(pdf.subarray(0, pdf.length - 10))).toBe(true);
     expect(signed.toString('latin1')).toMatch(/\/Location \(Brasil\)/);
+  });
+
+  it('points the startxref and /Prev of every revision at an xref keyword (the library wrote it one byte early)', async () => {
+    const identity = identityFromP12(issuedP12('x'), 'x');
+    const signed = await signPdf(await renderDeviceReportPdf(sampleDeviceReport({ readings: 5 })), identity, DEFAULT_SIGNATURE_INFO);
+    const text = signed.toString('latin1');
+    const offsets = [...text.matchAll(/startxref\n(\d+)\n/g)].map((m) => Number(m[1]));
+    // pdfkit's own revision and the signature's incremental update.
+    expect(offsets).toHaveLength(2);
+    for (const offset of offsets) expect(text.slice(offset, offset + 5), `offset ${offset}`).toBe('xref\n');
+    // The update's trailer chains to the first revision's table, and its last startxref is the file's last one.
+    expect(Number(/\/Prev (\d+)/.exec(text.slice(offsets[1]!))?.[1])).toBe(offsets[0]);
+    expect(text.trimEnd().endsWith(`startxref\n${offsets[1]}\n%%EOF`)).toBe(true);
+  });
+
+  it('leaves a startxref that is already right as it is', () => {
+    const body = '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n';
+    const at = (offset: number) => Buffer.from(`${body}xref\n0 1\n0000000000 65535 f \ntrailer\n<<>>\nstartxref\n${offset}\n%%EOF`, 'latin1');
+    const right = at(body.length);
+    expect(withStartXrefAtXref(right).equals(right)).toBe(true);
+    expect(withStartXrefAtXref(at(body.length - 1)).equals(right)).toBe(true);
   });
 });

@@ -44,7 +44,26 @@ export async function signPdf(pdf: Buffer, identity: SigningIdentity, info: Sign
     signatureLength: Math.max(8192, identity.p12.length + SIGNATURE_OVERHEAD),
     appName: 'Sentinela',
   });
-  return new SignPdf().sign(withPlaceholder, signerFor(identity), info.signingTime);
+  return new SignPdf().sign(withStartXrefAtXref(withPlaceholder), signerFor(identity), info.signingTime);
+}
+
+const TAIL = /startxref\n(\d+)\n%%EOF\s*$/;
+
+/**
+ * @signpdf/placeholder-plain 3.3.0 writes the update's `startxref` as the file's length before the newline it then
+ * puts in front of `xref`: one byte early, so strict readers fall back to rebuilding the cross-reference table.
+ * Points it at the `xref` keyword (done before signing: the signature covers these bytes). A file whose offset is
+ * already right is left as it is, so a fixed library makes this a no-op.
+ */
+export function withStartXrefAtXref(pdf: Buffer): Buffer {
+  const tailStart = Math.max(0, pdf.length - 64);
+  const tail = TAIL.exec(pdf.toString('latin1', tailStart));
+  if (!tail) return pdf;
+  const offset = Number(tail[1]);
+  if (pdf.toString('latin1', offset, offset + 4) === 'xref') return pdf;
+  if (pdf.toString('latin1', offset, offset + 5) !== '\nxref') return pdf;
+  const fixed = `startxref\n${offset + 1}\n%%EOF`;
+  return Buffer.concat([pdf.subarray(0, tailStart + tail.index), Buffer.from(fixed, 'latin1')]);
 }
 
 /**
