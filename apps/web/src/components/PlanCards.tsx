@@ -1,9 +1,8 @@
 import '@mantine/core/styles/Tabs.css';
 import { Badge, Button, Card, List, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { isMonthlyCycle, type Plan } from '@sentinela/contract';
+import { formatBRL, isMonthlyCycle, reaisToCents, type Plan } from '@sentinela/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatBRL } from '../lib/format';
 
 export type CycleKind = 'monthly' | 'annual';
 
@@ -51,7 +50,7 @@ export function PlanCards({
                   )}
                 </Text>
                 <Text fw={700} fz={28}>
-                  {formatBRL(cycle.value)}
+                  {formatBRL(reaisToCents(cycle.value))}
                   <Text span c="dimmed" fz="md">
                     {isMonthlyCycle(cycle.name) ? '/mês' : '/ano'}
                   </Text>

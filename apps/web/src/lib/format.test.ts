@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayjs } from './dayjs';
+import { formatBRL, reaisToCents } from '@sentinela/contract';
 import {
-  formatBRL,
   formatCardDateTime,
   formatDate,
   formatDateTime,
@@ -33,11 +33,15 @@ describe('pt-BR formats (P7)', () => {
     expect(pluralize(0, 'registro', 'registros')).toBe('0 registros');
   });
 
-  it('formats BRL with dot thousands and decimal comma', () => {
-    expect(formatBRL(1234.56)).toBe('R$ 1.234,56');
-    expect(formatBRL(250)).toBe('R$ 250,00');
-    expect(formatBRL(1234567.891)).toBe('R$ 1.234.567,89');
-    expect(formatBRL(-5.5)).toBe('-R$ 5,50');
+  it('formats BRL with dot thousands and decimal comma (the contract\'s one formatter, from centavos)', () => {
+    expect(formatBRL(123456)).toBe('R$ 1.234,56');
+    expect(formatBRL(reaisToCents(250))).toBe('R$ 250,00');
+    expect(formatBRL(reaisToCents(1234567.891))).toBe('R$ 1.234.567,89');
+    expect(formatBRL(reaisToCents(-5.5))).toBe('-R$ 5,50');
+    // Reais that binary floating point cannot hold exactly still give their centavos.
+    expect(reaisToCents(0.29)).toBe(29);
+    expect(reaisToCents(1.005)).toBe(100);
+    expect(reaisToCents(19.99)).toBe(1999);
   });
 
   it('converts UTC times to local time in the three date formats', () => {

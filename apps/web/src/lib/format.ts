@@ -12,12 +12,6 @@ type DateInput = string | number | Date | null | undefined;
 const decimal2 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 
-/** R$ 1.234,56 */
-export function formatBRL(value: number): string {
-  const text = `R$ ${decimal2.format(Math.abs(value))}`;
-  return value < 0 ? `-${text}` : text;
-}
-
 /** 1.234 */
 export function formatInteger(value: number): string {
   return integer.format(value);

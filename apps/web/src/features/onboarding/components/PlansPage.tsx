@@ -1,5 +1,5 @@
 import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { MSG, can, formatBRL, invoiceLine, isMonthlyCycle, type Plan, type Subscription } from '@sentinela/contract';
+import { MSG, can, formatBRL, invoiceLine, isMonthlyCycle, reaisToCents, type Plan, type Subscription } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -14,11 +14,7 @@ import { SubscriptionPanel } from './SubscriptionPanel';
 
 type Choice = { plan: Plan; cycle: Plan['cicle'][number] };
 
-/** Reais of the plans list (two decimals) to centavos, from the decimal text: never value × 100 in floating point. */
-const toCents = (reais: number) => {
-  const [whole, fraction = ''] = reais.toFixed(2).split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-};
+const toCents = reaisToCents;
 
 /**
  * What choosing this plan will do, as the server decides it (ADR 32): a higher price in the same cycle is an upgrade

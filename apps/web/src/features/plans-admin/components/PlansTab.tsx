@@ -1,13 +1,13 @@
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MSG, PLAN_ADMIN_MESSAGES, type AdminPlan } from '@sentinela/contract';
+import { MSG, PLAN_ADMIN_MESSAGES, formatBRL, reaisToCents, type AdminPlan } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { errorMessage } from '../../../lib/api-client';
-import { formatBRL, formatDateTime, formatInteger } from '../../../lib/format';
+import { formatDateTime, formatInteger } from '../../../lib/format';
 import { useAdminPlans, useDeletePlan, useSetPlanRetired } from '../api/plans-admin';
 import { PlanFormModal } from './PlanFormModal';
 
@@ -51,7 +51,7 @@ export function PlansTab() {
       render: (p) => (
         <Stack gap={0}>
           {p.cicle.map((c) => (
-            <NoWrap key={c.id}>{`${formatBRL(c.value)}${c.name === 'Mensal' ? '/mês' : '/ano'}`}</NoWrap>
+            <NoWrap key={c.id}>{`${formatBRL(reaisToCents(c.value))}${c.name === 'Mensal' ? '/mês' : '/ano'}`}</NoWrap>
           ))}
         </Stack>
       ),
