@@ -114,7 +114,7 @@ async function main() {
 
   const fromSpan = new Date(now.getTime() - DAYS * 86_400_000).toISOString();
   const cases: Array<[string, (mac: string) => string, number]> = [
-    ['last 2 days, first page (Dados)', (mac) => `/api/beacon-device/history/mac/${mac}?limit=50`, 10],
+    ['last 2 days, first page (Dados)', (mac) => `/api/beacon-device/history/mac/${mac}/page?limit=50`, 10],
     [`${DAYS}-day chart series (1000 points)`, (mac) => `/api/beacon-device/history/mac/${mac}/series?dateInitUtc=${fromSpan}&points=1000`, 50],
     ['reading count (Qtd de registros)', (mac) => `/api/beacon-device/${mac}/historic-count`, 20],
   ];

@@ -18,6 +18,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { reportLinkCapability } from '../src/modules/reports/file-links';
 
 /**
  * Issue 9, item 2: a stored value can never break a later answer. Boundary values go in through every write route
@@ -551,7 +552,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (names.length === 0) return [{}];
   const ids = async (table: 'users' | 'enterprises' | 'devices') => (await ctx.db.selectFrom(table).select('id').execute()).map((r) => r.id);
   const macs = (await ctx.db.selectFrom('devices').select('mac').execute()).map((r) => r.mac);
-  const reports = await ctx.db.selectFrom('reports').select(['id', 'kind', 'status']).execute();
+  const reports = await ctx.db.selectFrom('reports').select(['id', 'kind', 'status', 'link_key']).execute();
   const generated = reports.filter((r) => r.status === 2);
   const travelRows = await ctx.db
     .selectFrom('travels as t')
@@ -569,6 +570,10 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (key === 'locationId') return (await ctx.db.selectFrom('locations').select('id').execute()).map((r) => ({ locationId: r.id }));
   if (key === 'userId') return (await ids('users')).map((userId) => ({ userId }));
   if (key === 'clientId') return (await ids('enterprises')).map((clientId) => ({ clientId }));
+  // A report file's link (ADR 0070), as download_url gives it.
+  const linked = (r: (typeof generated)[number]) => ({ id: r.id, link: reportLinkCapability(r.id, r.link_key, new Date(ctx.clock.now().getTime() + 3600_000)), name: 'relatorio' });
+  if (url.startsWith('/api/travel-report/files/') && key === 'id,link,name') return generated.filter((r) => r.kind === 'travel').map(linked);
+  if (url.startsWith('/api/report/files/') && key === 'id,link,name') return generated.filter((r) => r.kind !== 'travel').map(linked);
   if (url.startsWith('/api/travel-report/files/')) return generated.filter((r) => r.kind === 'travel').map((r) => ({ id: r.id }));
   if (url.startsWith('/api/report/files/')) return generated.filter((r) => r.kind !== 'travel').map((r) => ({ id: r.id }));
   if (url.startsWith('/api/reports/')) return reports.map((r) => ({ id: r.id }));

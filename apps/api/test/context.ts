@@ -96,6 +96,7 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   reportSigningP12Password: undefined,
   reportTimeZone: 'America/Sao_Paulo',
   reportMaxReadings: 500_000,
+  reportLinkMinutes: 60,
   reportValidateMaxPerMinute: 30,
   reportExcelMaxBytes: 5 * 1024 * 1024,
   reportExcelMaxInflatedBytes: 50 * 1024 * 1024,

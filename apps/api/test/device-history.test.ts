@@ -10,9 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('GET /api/beacon-device/history/mac/{mac}', () => {
+describe('GET /api/beacon-device/history/mac/{mac}/page (the web app\'s paged envelope)', () => {
   it('pages the last two days by default, newest first', async () => {
-    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?limit=10`, token);
+    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/page?limit=10`, token);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     // A reading every 5 minutes: 48 h hold 576 or 577 of them.
@@ -26,24 +26,24 @@ describe('GET /api/beacon-device/history/mac/{mac}', () => {
   it('filters by date range (UTC instants) and by temperature', async () => {
     const to = new Date(ctx.clock.now().getTime() - 3600_000);
     const from = new Date(to.getTime() - 3600_000);
-    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?dateInitUtc=${from.toISOString()}&dateEndUtc=${to.toISOString()}&isUtc=true`, token);
+    const res = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/page?dateInitUtc=${from.toISOString()}&dateEndUtc=${to.toISOString()}&isUtc=true`, token);
     expect(res.json().total).toBe(12);
-    const warm = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?minTemp=-19&limit=1000`, token);
+    const warm = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/page?minTemp=-19&limit=1000`, token);
     expect(warm.json().data.every((r: { temperature: number }) => r.temperature >= -19)).toBe(true);
     expect(warm.json().total).toBeLessThan(577);
   });
 
   it('refuses reversed dates and non-numbers in Portuguese', async () => {
-    const reversed = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?dateInitUtc=2026-11-20T00:00:00Z&dateEndUtc=2026-11-10T00:00:00Z`, token);
+    const reversed = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/page?dateInitUtc=2026-11-20T00:00:00Z&dateEndUtc=2026-11-10T00:00:00Z`, token);
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().error).toBe('A data inicial deve ser anterior à data final.');
-    const nan = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}?minTemp=abc`, token);
+    const nan = await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/page?minTemp=abc`, token);
     expect(nan.statusCode).toBe(400);
     expect(nan.json().error).toMatch(/^Temperatura mínima inválida: esperado um número\./);
   });
 
   it('refuses filters the database could not compare or hold, and pages beyond any OFFSET', async () => {
-    const url = (query: string) => `/api/beacon-device/history/mac/${MAC}?${query}`;
+    const url = (query: string) => `/api/beacon-device/history/mac/${MAC}/page?${query}`;
     for (const [query, message] of [
       ['dateInitUtc=%2B275760-09-13T00:00:00Z', /^Data inicial não é uma data válida/],
       ['dateEndUtc=1969-12-31T23:59:59Z', /^Data final não é uma data válida/],
@@ -64,7 +64,7 @@ describe('GET /api/beacon-device/history/mac/{mac}', () => {
     const widest = await ctx.request('GET', url('dateInitUtc=1970-01-01T00:00:00Z&dateEndUtc=2199-12-31T23:59:59.999Z&page=1000000'), token);
     expect(widest.statusCode).toBe(200);
     expect(widest.json()).toMatchObject({ data: [], page: 1_000_000, from: '1970-01-01T00:00:00.000Z', to: '2199-12-31T23:59:59.999Z' });
-    const series = await ctx.request('GET', `${url('dateInitUtc=1970-01-01T00:00:00Z&dateEndUtc=2199-12-31T23:59:59.999Z&points=5000').replace('?', '/series?')}`, token);
+    const series = await ctx.request('GET', `${url('dateInitUtc=1970-01-01T00:00:00Z&dateEndUtc=2199-12-31T23:59:59.999Z&points=5000').replace('/page?', '/series?')}`, token);
     expect(series.statusCode).toBe(200);
   });
 });

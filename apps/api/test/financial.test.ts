@@ -65,7 +65,7 @@ describe('invoice PDF (GET /api/invoices/{id}/pdf)', () => {
     const invoice = invoices.auroraPending;
     const res = await pdfOf(tokens.aurora, invoice.id);
     expect(res.headers['content-type']).toBe('application/pdf');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="fatura-${invoice.number}.pdf"`);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename=fatura-${invoice.number}.pdf`);
     expect(res.headers['cache-control']).toBe('private, no-store');
     pending = res.rawPayload;
     expect(pending.subarray(0, 5).toString()).toBe('%PDF-');

@@ -70,7 +70,7 @@ describe('adding versions', () => {
     expect(sha256(res.rawPayload)).toBe(current.sha256);
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-length']).toBe('3000');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="sentinela-gw.bin"; filename*=UTF-8''sentinela-gw.bin`);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=sentinela-gw.bin');
     expect(res.headers['repr-digest']).toBe(`sha-256=:${createHash('sha256').update(first).digest('base64')}:`);
   });
 
@@ -110,7 +110,7 @@ describe('adding versions', () => {
     const list = (await ctx.request('GET', '/api/firmwares', admin)).json() as Array<{ version: string }>;
     expect(list.map((f) => f.version)).toEqual(['2.0.0', '1.0.1', '1.0.0']);
     const download = await ctx.request('GET', `/api/firmwares/${higher.json()._id}/download`, admin);
-    expect(download.headers['content-disposition']).toBe(`attachment; filename="fw_c_2_novo_.bin"; filename*=UTF-8''fw%20%C3%A7%202%20%28novo%29.bin`);
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="fw c 2 (novo).bin"; filename*=UTF-8''fw%20%C3%A7%202%20%28novo%29.bin`);
   });
 
   it('refuses a missing or empty file, and a second file', async () => {

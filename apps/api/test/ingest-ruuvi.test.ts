@@ -49,7 +49,7 @@ function post(body: unknown, authorization: string | null = `Bearer ${key}`) {
 /** The reading at `unix` from the history API, as the product shows it. */
 async function historyAt(mac: string, unix: string) {
   const at = iso(unix);
-  const res = await ctx.request('GET', `/api/beacon-device/history/mac/${mac}?dateInitUtc=${at}&dateEndUtc=${at}&isUtc=true`, token);
+  const res = await ctx.request('GET', `/api/beacon-device/history/mac/${mac}/page?dateInitUtc=${at}&dateEndUtc=${at}&isUtc=true`, token);
   expect(res.statusCode).toBe(200);
   return res.json().data as { createdAt: string; temperature: number | null; humidity: number | null; battery: number | null; lat: number | null; lng: number | null }[];
 }
@@ -181,7 +181,7 @@ describe('POST /api/ingest/ruuvi (X6)', () => {
     for (const r of body.rejected) expect(r.reason).toMatch(/\S/);
     expect(await historyAt(FREEZER, t)).toHaveLength(1);
     const vidaToken = (await ctx.login('vida.adm')).token;
-    const vida = await ctx.request('GET', `/api/beacon-device/history/mac/${VACCINES}?dateInitUtc=${iso(t)}&dateEndUtc=${iso(t)}&isUtc=true`, vidaToken);
+    const vida = await ctx.request('GET', `/api/beacon-device/history/mac/${VACCINES}/page?dateInitUtc=${iso(t)}&dateEndUtc=${iso(t)}&isUtc=true`, vidaToken);
     expect(vida.json().data).toEqual([]);
     const after = await rejectionCounts();
     const added = (reason: string) => (after[reason] ?? 0) - (before[reason] ?? 0);

@@ -91,7 +91,7 @@ describe('the live demo on a demo database (DEMO_LIVE=1)', () => {
 
     const window = `dateInitUtc=${new Date(started.getTime() + 1).toISOString()}&dateEndUtc=${ctx.clock.now().toISOString()}&isUtc=true&limit=1000`;
     const history = async (mac: string, token: string) => {
-      const res = await ctx.request('GET', `/api/beacon-device/history/mac/${mac}?${window}`, token);
+      const res = await ctx.request('GET', `/api/beacon-device/history/mac/${mac}/page?${window}`, token);
       expect(res.statusCode).toBe(200);
       return res.json().data as { createdAt: string; temperature: number | null }[];
     };

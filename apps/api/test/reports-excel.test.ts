@@ -25,7 +25,7 @@ describe('GET /api/reports/excel-template', () => {
     const res = await ctx.request('GET', '/api/reports/excel-template', joao);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(XLSX_TYPE);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".+\.xlsx"$/);
+    expect(res.headers['content-disposition']).toBe('attachment; filename=modelo-relatorios.xlsx');
     const workbook = await readXlsx(res.rawPayload);
     const sheet = workbook.getWorksheet('Relatórios')!;
     expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([...EXCEL_TEMPLATE_COLUMNS]);

@@ -75,12 +75,13 @@ function refusal(token: string): Promise<Error & { data?: { code: string } }> {
 const devicesTopic = (id: string) => `travel-logs:${id}`;
 
 describe('a signed-in user following a travel', () => {
-  it('receives the device list and the position after an ingest, in one message', async () => {
+  it('receives the device list with the position beside it, and the position on travel-location-logs as documented', async () => {
     const joao = await client(tokens['joao.silva']);
     const travel = ids.auroraInProgress!;
     expect(await joao.subscribe({ travelId: travel })).toEqual({ ok: true, travelId: travel });
 
     const message = joao.nextArgs(devicesTopic(travel));
+    const located = joao.next(`travel-location-logs:${travel}`);
     const ts = at(ctx, -5);
     expect((await postReadings(ctx, [{ mac: MACS.truck1, ts, temperature: 6.5, humidity: 70, battery: 81, lat: -23.01, lng: -45.5 }])).statusCode).toBe(200);
 
@@ -88,9 +89,10 @@ describe('a signed-in user following a travel', () => {
     const devices = TravelDevicesEvent.parse(cards);
     expect(devices).toEqual([expect.objectContaining({ mac: MACS.truck1, temperature: { value: 6.5 }, humidity: { value: 70 }, battery: { value: 81 }, last_update_date: ts })]);
     expect(TravelLocationEvent.parse(position)).toEqual({ travelId: travel, last_position: [-23.01, -45.5], mac: MACS.truck1, createdAt: ts });
-    // One frame per flush: the position did not come again on its own topic.
+    // A client written from the documents moves its marker on travel-location-logs (spec 001 "Live updates").
+    expect(TravelLocationEvent.parse(await located)).toEqual({ travelId: travel, last_position: [-23.01, -45.5], mac: MACS.truck1, createdAt: ts });
     await new Promise<void>((resolve) => joao.socket.emit('unsubscribe', { travelId: travel }, () => resolve()));
-    expect(joao.received.map((r) => r.event)).toEqual([devicesTopic(travel)]);
+    expect(joao.received.map((r) => r.event)).toEqual([devicesTopic(travel), `travel-location-logs:${travel}`]);
   });
 
   it('gets no position beside the cards when no device moved', async () => {

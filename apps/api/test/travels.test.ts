@@ -3,7 +3,7 @@ import { Profile, Travel, TravelListResponse, TravelLocation, TravelReading, TRA
 import { hashPassword } from '../src/modules/auth/service';
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
-import { at, postReadings } from './ingest-helpers';
+import { at, deviceByMac, postReadings } from './ingest-helpers';
 import { CODES, MACS, PLACES, deviceId, travelId, userId } from './travel-helpers';
 
 /** Travels over HTTP (T1–T5, T8, T9): shapes of the documents, scopes, lifecycle, the Localizador. */
@@ -333,10 +333,49 @@ describe('POST /api/travels', () => {
     expect(unknown.json().error).toBe('Empresa não encontrada.');
   });
 
-  it('refuses a device already travelling', async () => {
+  it('plans a travel for a device that is on a travel in progress; refuses only to start it while the other runs (issue 26)', async () => {
     const res = await post(aurora, { ...(await valid()), devices: [{ device_id: await deviceId(ctx, MACS.truck1) }] });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().error).toBe('O dispositivo "Baú Caminhão 01" já está em outra viagem em andamento ou pausada.');
+    expect(res.statusCode, res.body).toBe(201);
+    const planned = Travel.parse(res.json());
+    expect(planned.status).toBe(0);
+    const start = await ctx.request('POST', `/api/travels/${planned._id}/status`, aurora, { status: 1 });
+    expect(start.statusCode).toBe(409);
+    expect(start.json().error).toBe(
+      'O dispositivo "Baú Caminhão 01" está em outra viagem em andamento ("Av. Paulista, 1000 - Bela Vista, São Paulo - SP" → "Av. Brasil, 500 - Caju, Rio de Janeiro - RJ"). Pause ou finalize aquela viagem antes de iniciar esta.',
+    );
+    expect(Travel.parse((await ctx.request('GET', `/api/travels/${planned._id}`, aurora)).json()).status).toBe(0);
+    // With the first one paused, the second may run; the first may not resume while the second runs.
+    expect((await ctx.request('POST', `/api/travels/${ids.auroraInProgress}/status`, aurora, { status: 3 })).statusCode).toBe(200);
+    try {
+      expect((await ctx.request('POST', `/api/travels/${planned._id}/status`, aurora, { status: 1 })).statusCode).toBe(200);
+      const resume = await ctx.request('POST', `/api/travels/${ids.auroraInProgress}/status`, aurora, { status: 1 });
+      expect(resume.statusCode).toBe(409);
+      expect(resume.json().error).toMatch(/^O dispositivo "Baú Caminhão 01" está em outra viagem em andamento \(/);
+      // Readings go to the travel in progress only.
+      expect((await postReadings(ctx, [{ mac: MACS.truck1, ts: at(ctx, -1), temperature: 5 }])).statusCode).toBe(200);
+      const reading = await ctx.db.selectFrom('readings').select('travel_id').where('device_num', '=', (await deviceByMac(ctx, MACS.truck1)).num).orderBy('ts', 'desc').executeTakeFirstOrThrow();
+      expect(reading.travel_id).toBe(planned._id);
+    } finally {
+      await ctx.db.updateTable('travels').set({ status: 2 }).where('id', '=', planned._id).execute();
+      expect((await ctx.request('POST', `/api/travels/${ids.auroraInProgress}/status`, aurora, { status: 1 })).statusCode).toBe(200);
+    }
+  });
+
+  it('refuses to add to a travel in progress a device that runs on another one; a plan may take it', async () => {
+    const truck1 = await deviceId(ctx, MACS.truck1);
+    const plan = await ctx.request('PUT', `/api/travels/${ids.auroraNotStarted}`, aurora, { devices: [{ device_id: await deviceId(ctx, MACS.truck2) }, { device_id: truck1 }] });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const running = await post(aurora, { ...(await valid()), devices: [{ device_id: await deviceId(ctx, MACS.freezer) }] });
+    const runningId = running.json()._id as string;
+    expect((await ctx.request('POST', `/api/travels/${runningId}/status`, aurora, { status: 1 })).statusCode).toBe(200);
+    try {
+      const add = await ctx.request('PUT', `/api/travels/${runningId}`, aurora, { devices: [{ device_id: await deviceId(ctx, MACS.freezer) }, { device_id: truck1 }] });
+      expect(add.statusCode).toBe(409);
+      expect(add.json().error).toMatch(/^O dispositivo "Baú Caminhão 01" está em outra viagem em andamento \(.*\)\. Pause ou finalize aquela viagem antes de incluí-lo nesta, que já está em andamento\.$/);
+    } finally {
+      await ctx.db.updateTable('travels').set({ status: 2 }).where('id', '=', runningId).execute();
+      expect((await ctx.request('PUT', `/api/travels/${ids.auroraNotStarted}`, aurora, { devices: [{ device_id: await deviceId(ctx, MACS.truck2) }] })).statusCode).toBe(200);
+    }
   });
 
   it('refuses the same device twice and limits out of order', async () => {
@@ -415,7 +454,9 @@ describe('POST /api/travels/{id}/status', () => {
     expect((await ctx.request('POST', `/api/travels/${other.json()._id}/status`, joao, { status: 1 })).statusCode).toBe(200);
     const res = await ctx.request('POST', `/api/travels/${ids.auroraNotStarted}/status`, joao, { status: 1 });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toBe('O dispositivo "Baú Caminhão 02" já está em outra viagem em andamento ou pausada.');
+    expect(res.json().error).toBe(
+      'O dispositivo "Baú Caminhão 02" está em outra viagem em andamento ("Rod. Anhanguera, km 100 - Campinas - SP" → "Porto de Santos - Santos - SP"). Pause ou finalize aquela viagem antes de iniciar esta.',
+    );
     expect((await ctx.request('POST', `/api/travels/${other.json()._id}/status`, joao, { status: 2 })).statusCode).toBe(200);
   });
 });
@@ -451,11 +492,17 @@ describe('PUT /api/travels/{id}', () => {
 describe('PUT /api/travels/edit-travel-device', () => {
   it('sets a device’s name and limits within the travel only, and records a device event', async () => {
     const device = await deviceId(ctx, MACS.truck1);
+    // The documents' device config holds limits as strings: they are read like PUT /api/devices/{id} reads them.
     const res = await ctx.request('PUT', '/api/travels/edit-travel-device', joao, {
-      travel_id: ids.auroraInProgress, device_id: device, name: 'Baú SP-RJ', config: { temperature: { min: '1', max: 6 } as unknown as object },
+      travel_id: ids.auroraInProgress, device_id: device, name: 'Baú SP-RJ', config: { temperature: { min: '2,5', max: '7' } },
     });
-    // Limits are numbers (the documents' strings are parsed by the client).
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(Travel.parse(res.json()).devices[0]!.config.temperature).toEqual({ min: 2.5, max: 7 });
+    const text = await ctx.request('PUT', '/api/travels/edit-travel-device', joao, {
+      travel_id: ids.auroraInProgress, device_id: device, name: 'Baú SP-RJ', config: { temperature: { min: 'frio' } },
+    });
+    expect(text.statusCode).toBe(400);
+    expect(text.json().error).toMatch(/^Temperatura mínima inválida: esperado um número\./);
 
     const ok = await ctx.request('PUT', '/api/travels/edit-travel-device', joao, {
       travel_id: ids.auroraInProgress, device_id: device, name: 'Baú SP-RJ', config: { temperature: { min: 1, max: 6 } },

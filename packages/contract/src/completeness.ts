@@ -34,6 +34,7 @@ export type CoverageGap = z.infer<typeof CoverageGap>;
 
 /** GET /api/beacon-device/history/mac/:mac/coverage: completeness of a device's readings over a period. */
 export const Coverage = z.object({
+  /** Where counting starts: the period's start, or when the device came into service if later (`since`). */
   from: IsoDate,
   /** The period's end, or now when the period reaches into the future. */
   to: IsoDate,
@@ -50,7 +51,15 @@ export const Coverage = z.object({
   gapTotalMs: z.number(),
   /** Readings lost between sensor and gateway by the sequence counters; null without counters in the period. */
   lost: z.number().int().nullable(),
+  /**
+   * When the period starts before the device was registered (or linked to its enterprise), the time before is not
+   * missing data: counting starts at that moment, and this says when and why (issue 26). Null otherwise.
+   */
+  since: z.object({ at: IsoDate, reason: z.enum(['created', 'linked']) }).nullable(),
 });
 export type Coverage = z.infer<typeof Coverage>;
+
+/** How screens and reports say where counting started: "desde o cadastro do dispositivo". */
+export const COVERAGE_SINCE_LABELS = { created: 'desde o cadastro do dispositivo', linked: 'desde o vínculo do dispositivo à empresa' } as const;
 
 export const MAX_LISTED_GAPS = 500;

@@ -3,7 +3,7 @@ import { changeReason } from './audit-trail';
 import { reportIntervalSeconds } from './completeness';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
-import { boundedInstant, boundedInt, measureInput, queryField, type Measure } from './values';
+import { AlarmLimitsInput, boundedInstant, boundedInt, measureInput, queryField, type Measure } from './values';
 
 // Query strings carry empty fields as ''; they mean "no filter".
 
@@ -103,11 +103,7 @@ export const DeviceEvent = z.object({
 export const DeviceEventsResponse = z.object({ content: z.array(DeviceEvent) });
 
 /** Device configuration (D4): limits may arrive as strings (the documents parse them as numbers). */
-export const DeviceConfigInput = z.object({
-  temperature: z
-    .object({ min: measureInput('temperature', 'Temperatura mínima').optional(), max: measureInput('temperature', 'Temperatura máxima').optional() })
-    .optional(),
-  humidity: z.object({ min: measureInput('humidity', 'Umidade mínima').optional(), max: measureInput('humidity', 'Umidade máxima').optional() }).optional(),
+export const DeviceConfigInput = AlarmLimitsInput.extend({
   out_of_range_minutes: boundedInt('Minutos fora da faixa', 0, 1440).optional(),
   no_data_minutes: boundedInt('Minutos sem dados', 1, 10080).nullable().optional(),
   /** The expected interval between readings (ADR 0035); null: learned from the readings. */

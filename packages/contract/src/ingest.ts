@@ -17,6 +17,10 @@ export interface IngestReading {
   battery?: number | null;
   lat?: number | null;
   lng?: number | null;
+  /** The sensor's 16-bit sequence counter (ADR 35). */
+  seq?: number | null;
+  /** The firmware version the device runs, e.g. "1.4.2" (at most 32 letters, digits, ".", "-", "_", "+"). */
+  fw?: string | null;
 }
 
 /** Why a reading was rejected; `reason` is the pt-BR text, `code` the stable identifier. */

@@ -40,20 +40,36 @@ export const Report = z.object({
   filters: z.object({ dateInit: IsoDate.nullable(), dateEnd: IsoDate.nullable() }).catchall(z.unknown()),
   created_at: IsoDate,
   updated_at: IsoDate,
-  /** Path of the file (relative to the API), only once generated. */
+  /**
+   * Path of the file (relative to the API), only once generated: a link that opens it without a session for a while
+   * (ADR 0070), `/api/report/files/{_id}/sdl_…/{name}`, whose last segment is the file's name without its type.
+   */
   download_url: z.string().nullable(),
+  /** The name the file downloads under: device (or travel), period and type, e.g. `Geladeira-Vacinas_2026-11-01_2026-11-02.pdf`. */
+  file_name: z.string(),
   user: z.object({ name: z.string() }).nullable(),
   /** The approval's electronic signature (ADR 0062), null until approved. */
   approval: ElectronicSignature.nullable().optional(),
 });
 export type Report = z.infer<typeof Report>;
 
+/**
+ * GET /api/report/files/{id}/status (and /api/travel-report/files/{id}/status): where a report's file stands, for the
+ * page a browser waits on (ADR 0070); the same access as the file itself.
+ */
+export const ReportFileStatus = Report.pick({ status: true, error: true });
+export type ReportFileStatus = z.infer<typeof ReportFileStatus>;
+
 /** Answer of the export calls: the queued report; its `_id` downloads from the file route once generated. */
 export const ReportFileRecord = Report;
 
-/** GET /api/reports: optional period filters (an empty one is null, spec 001 §5) on the generation time. */
+/**
+ * GET /api/reports: optional period filters (an empty one is null, spec 001 §5) on the generation time. An instant
+ * with its offset, or the value of a datetime-local input ("2026-11-01T08:30", no offset), which the server reads
+ * in the users' zone (ADR 0071).
+ */
 const periodEnd = (label: string) =>
-  z.preprocess((v) => (v === '' || v === 'null' ? undefined : v), boundedInstant(label, { requireOffset: true }).optional());
+  z.preprocess((v) => (v === '' || v === 'null' ? undefined : v), boundedInstant(label).optional());
 export const ReportListQuery = z.object({ dateInit: periodEnd('Data inicial'), dateEnd: periodEnd('Data final') });
 export const ReportListResponse = z.array(Report);
 

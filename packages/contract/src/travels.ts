@@ -2,7 +2,7 @@ import { z } from './zod-locale';
 import { changeReason } from './audit-trail';
 import { IsoDate, pageNumber } from './common';
 import { deviceName } from './devices';
-import { boundedInstant, boundedInt, cleanText, measureValue, optionalText } from './values';
+import { AlarmLimitsInput, boundedInstant, boundedInt, cleanText, measureValue, optionalText } from './values';
 
 /** Travel statuses (spec 001 §4) and the transitions we allow: 0 → 1 ⇄ 3 → 2, and 1 → 2. */
 export const TravelStatus = { NotStarted: 0, InProgress: 1, Finished: 2, Paused: 3 } as const;
@@ -139,18 +139,11 @@ const PlaceInput = z.object({
   location: LatLngInput,
 });
 
-/** A travel's own limit of a device: a JSON number within the measure's bounds, or null (the device's applies). */
-const LimitsInput = z.object({
-  temperature: z
-    .object({
-      min: measureValue('temperature', 'Temperatura mínima').nullable().optional(),
-      max: measureValue('temperature', 'Temperatura máxima').nullable().optional(),
-    })
-    .optional(),
-  humidity: z
-    .object({ min: measureValue('humidity', 'Umidade mínima').nullable().optional(), max: measureValue('humidity', 'Umidade máxima').nullable().optional() })
-    .optional(),
-});
+/**
+ * A travel's own limits of a device: the shared AlarmLimitsInput (numbers or numeric strings, like
+ * `PUT /api/devices/{id}`); null or blank clears a limit (the device's applies).
+ */
+const LimitsInput = AlarmLimitsInput;
 
 export const TravelDeviceInput = z.object({
   device_id: z.uuid('Dispositivo inválido.'),
@@ -227,8 +220,9 @@ export const TravelChangedEvent = z.object({ travelId: z.string() });
 export const TravelDevicesEvent = z.array(TravelDevice);
 
 /**
- * Payload of travel-location-logs:{travelId}: the newest position — for those who follow by a position-only code
- * (they never get travel-logs), and beside the cards in travel-logs for everyone else (ADR 47).
+ * Payload of travel-location-logs:{travelId}: the newest position, sent to everyone who follows the travel when a
+ * device moved (a position-only code gets only this, never travel-logs); it also rides beside the cards in
+ * travel-logs (ADR 47).
  */
 export const TravelLocationEvent = z.object({ travelId: z.string(), last_position: LatLng, mac: z.string(), createdAt: IsoDate });
 

@@ -117,6 +117,19 @@ export function measureInput(measure: Measure, label: string = MEASURE_BOUNDS[me
     });
 }
 
+/**
+ * Alarm limits as clients send them, one schema for every call that takes them (D4 `PUT /api/devices/{id}`, T9
+ * `PUT /api/travels/edit-travel-device`, the devices of `POST /api/travels`): each limit a number or a numeric string
+ * (the documents' device config holds "strings parsed as numbers"), null or blank for "no limit", absent for
+ * "unchanged".
+ */
+export const AlarmLimitsInput = z.object({
+  temperature: z
+    .object({ min: measureInput('temperature', 'Temperatura mínima').optional(), max: measureInput('temperature', 'Temperatura máxima').optional() })
+    .optional(),
+  humidity: z.object({ min: measureInput('humidity', 'Umidade mínima').optional(), max: measureInput('humidity', 'Umidade máxima').optional() }).optional(),
+});
+
 /** An integer within [min, max] (which must lie within `integer`); `coerce` reads it from a query string. */
 export function boundedInt(label: string, min: number, max: number, options: { coerce?: boolean } = {}) {
   if (!fitsColumn(min, 'integer') || !fitsColumn(max, 'integer')) throw new Error(`boundedInt(${label}): bounds beyond int4`);

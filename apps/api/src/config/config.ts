@@ -97,6 +97,7 @@ const Env = z.object({
   REPORT_SIGNING_P12_PASSWORD: z.string().optional(),
   REPORT_TIME_ZONE: z.string().default('America/Sao_Paulo').refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo'),
   REPORT_MAX_READINGS: z.coerce.number().int().positive().default(500_000),
+  REPORT_LINK_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   REPORT_VALIDATE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
   // Uploads and the report queue under abuse (ADR 13): what one spreadsheet may cost, the threads that read them,
   // uploads per user and minute, and reports one user or enterprise may have waiting.
@@ -333,6 +334,8 @@ export interface AppConfig {
   reportTimeZone: string;
   /** Readings one report may hold; a longer period is refused with a request for a shorter one. */
   reportMaxReadings: number;
+  /** Minutes a report's file opens without a session (ADR 0070): a `download_url` from when it is answered, a bare id from when the file was made. */
+  reportLinkMinutes: number;
   /** Report validator uploads per address and minute (a public route). */
   reportValidateMaxPerMinute: number;
   /** Largest .xlsx upload, as sent (413 above). */
@@ -612,6 +615,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportSigningP12Password: e.REPORT_SIGNING_P12_PASSWORD,
     reportTimeZone: e.REPORT_TIME_ZONE,
     reportMaxReadings: e.REPORT_MAX_READINGS,
+    reportLinkMinutes: e.REPORT_LINK_MINUTES,
     reportValidateMaxPerMinute: e.REPORT_VALIDATE_MAX_PER_MINUTE,
     reportExcelMaxBytes: e.REPORT_EXCEL_MAX_BYTES,
     reportExcelMaxInflatedBytes: e.REPORT_EXCEL_MAX_INFLATED_BYTES,

@@ -31,6 +31,9 @@ import * as retention from './migrations/2026-11-28T1133-retention';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 import * as calibrations from './migrations/2026-11-28T1140-calibrations';
 import * as prorationInvoiceLines from './migrations/2026-11-28T1151-proration-invoice-lines';
+import * as reportLinkKeys from './migrations/2026-11-28T1156-report-link-keys';
+import * as deviceLinkedAt from './migrations/2026-11-28T1157-device-linked-at';
+import * as deviceFirmwareVersion from './migrations/2026-11-28T1158-device-firmware-version';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -68,6 +71,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1139-rate-limits': rateLimits,
   '2026-11-28T1140-calibrations': calibrations,
   '2026-11-28T1151-proration-invoice-lines': prorationInvoiceLines,
+  '2026-11-28T1156-report-link-keys': reportLinkKeys,
+  '2026-11-28T1157-device-linked-at': deviceLinkedAt,
+  '2026-11-28T1158-device-firmware-version': deviceFirmwareVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -106,6 +106,10 @@ export interface DevicesTable {
   /** Expected seconds between readings: set in the configuration, and learned by the ingestion (ADR 0035). */
   report_interval_seconds: number | null;
   learned_interval_seconds: number | null;
+  /** When it was linked to its current enterprise (null: in none); coverage counts from then (issue 26). */
+  linked_at: Timestamp | null;
+  /** The firmware version the device last reported on ingestion (`fw`); null: it never said (issue 26, D7). */
+  firmware_version: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -271,6 +275,8 @@ export interface ReportsTable {
   approval_signature_id: Generated<string | null>;
   /** When the retention removed its file (ADR 0081); the row stays for the trail. */
   file_removed_at: Timestamp | null;
+  /** The random key its file links are signed with (ADR 0070); never answered. */
+  link_key: Generated<string>;
 }
 
 export interface FirmwaresTable {

@@ -22,6 +22,13 @@ export const IngestReadingDoc = z.object({
   battery: measure('battery', 'Battery, %.'),
   lat: measure('lat', 'Latitude (send with lng).'),
   lng: measure('lng', 'Longitude (send with lat).'),
+  seq: z.number().int().min(0).max(65_535).nullable().optional().meta({ description: 'The sensor’s 16-bit sequence counter (0–65535, wraps to 0): readings lost on the way are counted from it (ADR 35).' }),
+  fw: z
+    .string()
+    .regex(/^[0-9A-Za-z][0-9A-Za-z._+-]{0,31}$/)
+    .nullable()
+    .optional()
+    .meta({ description: 'The firmware version the device runs, e.g. "1.4.2": stored on the device, and a change is recorded as a "Firmware" device event (issue 26).' }),
 });
 
 export const IngestBatchDoc = z

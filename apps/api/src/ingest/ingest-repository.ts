@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { API_VERSION } from '@sentinela/contract';
 import type { Db } from '../db/database';
 import { numberArray, textArray } from '../lib/pg-arrays';
 
@@ -54,6 +55,8 @@ export interface DeviceStateRow {
   humidity_max: number | null;
   out_of_range_minutes: number;
   learned_interval_seconds: number | null;
+  /** The firmware version the device last reported (D7); a batch writes it only when it changes. */
+  firmware_version: string | null;
 }
 
 type LookupRow = Omit<DeviceForGateway, 'state'> & Omit<DeviceStateRow, 'id' | 'num' | 'mac'> & { locked: boolean };
@@ -91,12 +94,12 @@ export async function lookUpAndLockDevices(db: Db, pairs: readonly { mac: string
       ) tr ON tr.device_id = d.id
     ), locked AS MATERIALIZED (
       SELECT num, enterprise_id, last_sync_at, last_temperature, last_humidity, last_battery, last_lat, last_lng,
-        temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds
+        temperature_min, temperature_max, humidity_min, humidity_max, out_of_range_minutes, learned_interval_seconds, firmware_version
       FROM devices WHERE num = ANY(ARRAY(SELECT num FROM found WHERE allowed AND gateway_active)) ORDER BY num FOR UPDATE
     )
     SELECT f.*, l.num IS NOT NULL AS locked, l.enterprise_id, l.last_sync_at, l.last_temperature, l.last_humidity,
       l.last_battery, l.last_lat, l.last_lng, l.temperature_min, l.temperature_max, l.humidity_min, l.humidity_max,
-      l.out_of_range_minutes, l.learned_interval_seconds
+      l.out_of_range_minutes, l.learned_interval_seconds, l.firmware_version
     FROM found f LEFT JOIN locked l ON l.num = f.num`.execute(db);
   return result.rows.map((r) => ({
     mac: r.mac, gateway_id: r.gateway_id, device_id: r.device_id, num: r.num, gateway_active: r.gateway_active, allowed: r.allowed,
@@ -109,7 +112,7 @@ export async function lookUpAndLockDevices(db: Db, pairs: readonly { mac: string
           last_temperature: r.last_temperature, last_humidity: r.last_humidity, last_battery: r.last_battery,
           last_lat: r.last_lat, last_lng: r.last_lng, temperature_min: r.temperature_min, temperature_max: r.temperature_max,
           humidity_min: r.humidity_min, humidity_max: r.humidity_max, out_of_range_minutes: r.out_of_range_minutes,
-          learned_interval_seconds: r.learned_interval_seconds,
+          learned_interval_seconds: r.learned_interval_seconds, firmware_version: r.firmware_version,
         }
       : null,
   }));
@@ -231,4 +234,41 @@ export async function addDiscoveredDevices(db: Db, rows: readonly DiscoveredCoun
       last_seen_at = greatest(discovered_devices.last_seen_at, excluded.last_seen_at),
       last_gateway_id = CASE WHEN excluded.last_seen_at >= discovered_devices.last_seen_at THEN excluded.last_gateway_id ELSE discovered_devices.last_gateway_id END,
       reading_count = discovered_devices.reading_count + excluded.reading_count`.execute(db);
+}
+
+/** A firmware version a device reported that differs from the one it had (D7, issue 26). */
+export interface FirmwareChange {
+  deviceId: string;
+  from: string | null;
+  to: string;
+  at: Date;
+}
+
+/**
+ * The devices whose reported firmware changed in a batch (rare: most batches have none, and then this is not called):
+ * the new version on the device, and a "Firmware" device event each, in two statements whatever their number.
+ */
+export async function recordFirmwareChanges(db: Db, changes: readonly FirmwareChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  await sql`
+    UPDATE devices d SET firmware_version = u.version
+    FROM unnest(${textArray(changes.map((c) => c.deviceId))}::uuid[], ${textArray(changes.map((c) => c.to))}::text[]) AS u(id, version)
+    WHERE d.id = u.id`.execute(db);
+  await db
+    .insertInto('device_events')
+    .values(
+      changes.map((c) => ({
+        device_id: c.deviceId,
+        type: 'firmware',
+        message: c.from === null ? `Firmware ${c.to} informado pelo dispositivo` : `Firmware ${c.to} informado pelo dispositivo (antes: ${c.from})`,
+        user_id: null,
+        // Told by the device through its gateway, not by a person on a screen.
+        client: 'gateway',
+        client_version: null,
+        client_os: null,
+        api_version: API_VERSION,
+        created_at: c.at,
+      })),
+    )
+    .execute();
 }

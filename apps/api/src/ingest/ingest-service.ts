@@ -19,6 +19,7 @@ import {
   addRejectionCounts,
   findGatewayByKeyHash,
   lookUpAndLockDevices,
+  recordFirmwareChanges,
   touchGateway,
   updateLastStatesReadAlarms,
   updateTravelPositions,
@@ -26,6 +27,7 @@ import {
   type DeviceForGateway,
   type DeviceStateRow,
   type DiscoveredCount,
+  type FirmwareChange,
   type LastStateUpdate,
   type RejectionCount,
 } from './ingest-repository';
@@ -374,6 +376,7 @@ export class IngestService {
     const moved: { state: DeviceStateRow; newer: Candidate[] }[] = [];
     const live: DeviceLiveState[] = [];
     const travelPositions = new Map<string, { travelId: string; lat: number; lng: number; ts: number }>();
+    const firmware: FirmwareChange[] = [];
 
     for (let start = 0; start < unique.length; ) {
       let end = start;
@@ -385,6 +388,13 @@ export class IngestService {
       if (first < end) {
         const newer = unique.slice(first, end);
         const update = mergeLastState(state, newer);
+        // The version the newest reading reports, when it differs from the one the device had (late readings, older
+        // than the last sync, cannot move it back). Nothing is written for a version that did not change.
+        const reported = newestFirmware(newer);
+        if (reported !== null && reported !== state.firmware_version) {
+          firmware.push({ deviceId: state.id, from: state.firmware_version, to: reported, at: now });
+          state.firmware_version = reported;
+        }
         lastStates.push(update);
         moved.push({ state, newer });
         const newest = newer[newer.length - 1]!;
@@ -418,6 +428,7 @@ export class IngestService {
     }
 
     await updateTravelPositions(trx, [...travelPositions.values()]);
+    if (firmware.length > 0) await recordFirmwareChanges(trx, firmware);
     const alarms = alarmBatch.length > 0 ? await storeAlarmChanges(trx, alarmBatch, now) : { opened: [] as AlarmChangedEvent[], closed: [] as AlarmChangedEvent[] };
     return { live, travelIds: [...new Set(live.flatMap((d) => (d.travelId ? [d.travelId] : [])))], ...alarms };
   }
@@ -529,6 +540,12 @@ function toColumns(rows: readonly Candidate[]): ReadingColumns {
     c.seqModulo[i] = r.seqModulo;
   }
   return c;
+}
+
+/** The firmware version reported by the newest of the readings (oldest first) that carries one, or null. */
+function newestFirmware(newer: readonly Candidate[]): string | null {
+  for (let i = newer.length - 1; i >= 0; i--) if (newer[i]!.fw !== null) return newer[i]!.fw;
+  return null;
 }
 
 /**

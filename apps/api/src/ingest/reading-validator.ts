@@ -23,9 +23,14 @@ export interface ValidReading {
    */
   seq: number | null;
   seqModulo: number | null;
+  /** The firmware version the device says it runs (`fw`, Sentinela's JSON), or null when the reading carries none. */
+  fw: string | null;
 }
 
 export type Rejection = IngestRejection;
+
+/** A firmware version as devices report it: "1.4.2", "v2.0.0-rc.1", "5.3.2+build7"; at most 32 characters. */
+const FIRMWARE_VERSION = /^[0-9A-Za-z][0-9A-Za-z._+-]{0,31}$/;
 
 /** Readings may be at most this far ahead of the server's clock (gateway clocks drift a little). */
 export const MAX_FUTURE_MS = 5 * 60_000;
@@ -66,6 +71,7 @@ export const REJECTION_REASONS = {
   invalid_topic: 'Tópico inválido: use devices/{mac}/readings.',
   invalid_payload: 'Mensagem inválida: esperado JSON com uma leitura ou {"readings": [...]}.',
   invalid_seq: 'Contador de sequência inválido: esperado um inteiro de 0 a 65535.',
+  invalid_fw: 'Versão de firmware inválida: esperado um texto de até 32 letras, dígitos, ".", "-", "_" ou "+", ex.: "1.4.2".',
   not_stored: 'Leitura recusada pelo banco de dados; as demais leituras do lote foram armazenadas.',
   malformed_hex: 'Anúncio BLE inválido: esperado texto hexadecimal com número par de dígitos (até 254 bytes).',
   truncated_advertisement: 'Anúncio BLE truncado: uma estrutura termina depois do fim dos dados.',
@@ -179,12 +185,18 @@ export function validateReading(raw: unknown, index: number, nowMs: number, topi
   const lng = checkValue(r.lng, RANGES[4]!);
   if (lng === INVALID || lng === OUT_OF_RANGE) return valueRejection(index, mac, RANGES[4]!, lng);
   if ((lat === null) !== (lng === null)) return rejection(index, mac, 'invalid_value', REJECTION_REASONS.incomplete_position);
+  const rawFw = r.fw;
+  let fw: string | null = null;
+  if (rawFw !== undefined && rawFw !== null) {
+    if (typeof rawFw !== 'string' || !FIRMWARE_VERSION.test(rawFw)) return rejection(index, mac, 'invalid_value', REJECTION_REASONS.invalid_fw);
+    fw = rawFw;
+  }
   const seq = r.seq;
-  if (seq === undefined || seq === null || seqModulo === null) return { index, mac, ts, temperature, humidity, battery, lat, lng, seq: null, seqModulo: null };
+  if (seq === undefined || seq === null || seqModulo === null) return { index, mac, ts, temperature, humidity, battery, lat, lng, seq: null, seqModulo: null, fw };
   if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq >= seqModulo) {
     return rejection(index, mac, 'invalid_value', seqModulo === JSON_SEQ_MODULO ? REJECTION_REASONS.invalid_seq : invalidSeqReason(seqModulo));
   }
-  return { index, mac, ts, temperature, humidity, battery, lat, lng, seq, seqModulo };
+  return { index, mac, ts, temperature, humidity, battery, lat, lng, seq, seqModulo, fw };
 }
 
 /** The reason for a counter outside its format's own range (decoders never produce one; said right all the same). */

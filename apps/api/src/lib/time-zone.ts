@@ -59,3 +59,27 @@ export function localDay(instant: Date, timeZone: string): string {
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+const OFFSET_SUFFIX = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+const WALL_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+
+/**
+ * The instant an ISO-8601 text means (ADR 0071). With an offset (or Z) it is exact; without one — what a
+ * datetime-local input sends, "2026-11-01T08:30" — it is a wall-clock time in `timeZone`. The text must already
+ * have passed the contract's `boundedInstant` (a real date within the accepted years). `edge: 'end'`: a wall-clock
+ * time given to the minute means the end of that minute.
+ */
+export function instantFromText(text: string, timeZone: string, edge: 'start' | 'end' = 'start'): Date {
+  const trimmed = text.trim();
+  if (OFFSET_SUFFIX.test(trimmed)) return new Date(Date.parse(trimmed));
+  const m = WALL_TEXT.exec(trimmed);
+  if (!m) return new Date(Number.NaN);
+  const wall: WallClock = {
+    year: Number(m[1]), month: Number(m[2]), day: Number(m[3]),
+    hour: Number(m[4] ?? 0), minute: Number(m[5] ?? 0), second: Number(m[6] ?? 0),
+  };
+  const fraction = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  // An end typed to the minute covers that whole minute ("até 10:30" keeps 10:30:59), as the web's filters do.
+  const wholeMinute = edge === 'end' && m[4] !== undefined && m[6] === undefined ? 59_999 : 0;
+  return new Date(instantOf(wall, timeZone).getTime() + fraction + wholeMinute);
+}

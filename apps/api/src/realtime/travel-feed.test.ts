@@ -67,12 +67,14 @@ describe('TravelFeed', () => {
     expect(emitted[0]!.payload).toEqual([{ name: `cards of ${T1}` }]);
   });
 
-  it('sends the newest position of a travel, only when a device moved, in the same message as the cards', async () => {
+  it('sends the newest position of a travel, only when a device moved, beside the cards and on its own topic', async () => {
     feed.readingsStored(batch(device(T1, 5_000, { lat: -23, lng: -46, moved: true }), device(T1, 9_000, { lat: -22, lng: -45, moved: true, mac: 'B' }), device(T2, 9_000, { lat: -20, lng: -44 })));
     await settle();
     const position = { travelId: T1, last_position: [-22, -45], mac: 'B', createdAt: new Date(9_000).toISOString() };
     expect(emitted).toEqual([
       { travelId: T1, rooms: [`travel:${T1}`], event: `travel-logs:${T1}`, payload: [{ name: `cards of ${T1}` }], position },
+      // A client written from the documents moves its marker on travel-location-logs only (spec 001 "Live updates").
+      { travelId: T1, rooms: [`travel:${T1}`], event: `travel-location-logs:${T1}`, payload: position },
       { travelId: T2, rooms: [`travel:${T2}`], event: `travel-logs:${T2}`, payload: [{ name: `cards of ${T2}` }] },
     ]);
   });
@@ -82,7 +84,8 @@ describe('TravelFeed', () => {
     feed.readingsStored(batch(device(T1, 5_000, { lat: -23, lng: -46, moved: true }), device(T2, 5_000)));
     await settle();
     const position = { travelId: T1, last_position: [-23, -46], mac: 'C3:00:00:00:01:01', createdAt: new Date(5_000).toISOString() };
-    expect(emitted.filter((e) => e.rooms.includes(`travel-position:${T1}`))).toEqual([{ travelId: T1, rooms: [`travel-position:${T1}`], event: `travel-location-logs:${T1}`, payload: position }]);
+    expect(emitted.filter((e) => e.rooms.includes(`travel-position:${T1}`))).toEqual([{ travelId: T1, rooms: [`travel:${T1}`, `travel-position:${T1}`], event: `travel-location-logs:${T1}`, payload: position }]);
+    expect(emitted.filter((e) => e.rooms.includes(`travel-position:${T1}`) && e.event.startsWith('travel-logs:'))).toEqual([]);
     // A travel nobody follows by code: no message encoded for its empty room.
     expect(emitted.filter((e) => e.travelId === T2).map((e) => e.rooms)).toEqual([[`travel:${T2}`]]);
   });
@@ -110,8 +113,10 @@ describe('TravelFeed', () => {
     expect(isTravelUpdates([{ travelId: T1 }])).toBe(false);
     feed.travelUpdates(crossed as typeof updates);
     await settle();
+    const position = { travelId: T1, last_position: [-23, -46], mac: 'C3:00:00:00:01:01', createdAt: new Date(7_000).toISOString() };
     expect(emitted).toEqual([
-      { travelId: T1, rooms: [`travel:${T1}`], event: `travel-logs:${T1}`, payload: [{ name: `cards of ${T1}` }], position: { travelId: T1, last_position: [-23, -46], mac: 'C3:00:00:00:01:01', createdAt: new Date(7_000).toISOString() } },
+      { travelId: T1, rooms: [`travel:${T1}`], event: `travel-logs:${T1}`, payload: [{ name: `cards of ${T1}` }], position },
+      { travelId: T1, rooms: [`travel:${T1}`], event: `travel-location-logs:${T1}`, payload: position },
     ]);
   });
 
@@ -130,7 +135,7 @@ describe('TravelFeed', () => {
     await vi.advanceTimersByTimeAsync(69);
     expect(emitted).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(emitted.map((e) => e.event)).toEqual([`travel-logs:${T1}`, `travel-logs:${T1}`]);
+    expect(emitted.map((e) => e.event)).toEqual([`travel-logs:${T1}`, `travel-logs:${T1}`, `travel-location-logs:${T1}`]);
     expect((emitted[1]!.position as { last_position: number[] }).last_position).toEqual([-23, 4]);
     expect(loads).toHaveLength(2);
   });

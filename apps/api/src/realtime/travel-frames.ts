@@ -10,24 +10,23 @@ export interface FrameTarget {
 }
 
 /**
- * One travel's part of a flush, as Socket.IO messages (ADR 47). A socket that may see the readings gets ONE message
- * per flush: `travel-logs:{id}` with the device list and, when a device moved, the newest position as a second
- * argument — one write per socket instead of two, on the server and in every client. Those who follow the travel
- * by a position-only code get the position alone (`travel-location-logs:{id}`), never the cards. A position
- * without cards (their query failed) goes on its own topic to both rooms.
+ * One travel's part of a flush, as Socket.IO messages (ADR 47). A socket that may see the readings gets
+ * `travel-logs:{id}` with the device list and, when a device moved, the newest position as a second argument (what
+ * the web app reads: one message carries both). The position also goes on its own topic, `travel-location-logs:{id}`,
+ * to everyone who follows the travel — signed-in watchers included, since a client written from the documents moves
+ * its marker on that topic only (spec 001 "Live updates"). Those who follow by a position-only code get only that,
+ * never the cards.
  */
 export function sendTravelFrame(target: FrameTarget, frame: TravelFrame): void {
   const { travelId, cards, location } = frame;
   const full = travelRoom(travelId);
   const positionOnly = travelPositionRoom(travelId);
   const present = (rooms: string[]) => rooms.filter((room) => target.hasSockets(room));
-  if (cards) {
-    if (target.hasSockets(full)) {
-      if (location) target.to([full]).emit(travelTopics.devices(travelId), cards, location);
-      else target.to([full]).emit(travelTopics.devices(travelId), cards);
-    }
-    if (location && target.hasSockets(positionOnly)) target.to([positionOnly]).emit(travelTopics.location(travelId), location);
-  } else if (location) {
+  if (cards && target.hasSockets(full)) {
+    if (location) target.to([full]).emit(travelTopics.devices(travelId), cards, location);
+    else target.to([full]).emit(travelTopics.devices(travelId), cards);
+  }
+  if (location) {
     const rooms = present([full, positionOnly]);
     if (rooms.length > 0) target.to(rooms).emit(travelTopics.location(travelId), location);
   }

@@ -7,6 +7,7 @@ import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { readSingleFile, uploadLimit } from '../reports/upload';
 import { CONTENT_TYPES } from '../reports/view';
+import { attachment } from '../../lib/download';
 
 const XLSX = CONTENT_TYPES.xlsx;
 
@@ -43,7 +44,7 @@ export const beaconRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   app.get('/api/beacon-device/import-template', { schema: { response: { 200: fileResponse('The spreadsheet template.', XLSX) } }, config: register }, async (_request, reply) =>
     reply
       .header('content-type', XLSX)
-      .header('content-disposition', 'attachment; filename="modelo-dispositivos.xlsx"')
+      .header('content-disposition', attachment('modelo-dispositivos.xlsx'))
       .send(await services.beacons.template()),
   );
 

@@ -3,6 +3,7 @@ import { BankAccountResponse, IdParam } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import { fileResponse } from '../../openapi/route-schemas';
 import type { AppServices } from '../../services';
+import { attachment } from '../../lib/download';
 
 /**
  * The Financeiro screen's own calls (A9, ADR 30): an invoice's signed PDF, and the platform's receiving bank account
@@ -17,7 +18,7 @@ export const financialRoutes: FastifyPluginAsyncZod<{ services: AppServices }> =
     return reply
       .header('content-type', 'application/pdf')
       .header('content-length', file.data.length)
-      .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .header('content-disposition', attachment(file.filename))
       .header('cache-control', 'private, no-store')
       .send(file.data);
   });

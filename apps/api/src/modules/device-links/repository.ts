@@ -20,7 +20,7 @@ export async function lockDevicesOfEnterprise(db: Db, enterpriseId: string): Pro
 
 export async function moveDevicesIntoEnterprise(db: Db, ids: readonly string[], enterpriseId: string, now: Date): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('devices').set({ enterprise_id: enterpriseId, updated_at: now }).where('id', 'in', [...ids]).execute();
+  await db.updateTable('devices').set({ enterprise_id: enterpriseId, linked_at: now, updated_at: now }).where('id', 'in', [...ids]).execute();
 }
 
 /**
@@ -35,7 +35,7 @@ export async function releaseDevicesFromEnterprise(db: Db, ids: readonly string[
     .where('device_id', 'in', [...ids])
     .where('gateway_id', 'in', (eb) => eb.selectFrom('gateways').select('id').where('enterprise_id', '=', enterpriseId))
     .execute();
-  await db.updateTable('devices').set({ enterprise_id: null, location_id: null, group_id: null, updated_at: now }).where('id', 'in', [...ids]).execute();
+  await db.updateTable('devices').set({ enterprise_id: null, linked_at: null, location_id: null, group_id: null, updated_at: now }).where('id', 'in', [...ids]).execute();
 }
 
 /** The devices linked to a user, locked through the user's row (one link call per user at a time). */

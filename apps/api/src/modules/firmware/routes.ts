@@ -1,20 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Firmware, FirmwareLimits, FirmwareList, FirmwareVersion, IdParam, z } from '@sentinela/contract';
+import { attachment } from '../../lib/download';
 import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { FORM_OVERHEAD_BYTES, readFirmwareForm, tooLarge } from './upload';
-
-/**
- * Content-Disposition for a stored name: an ASCII fallback for old clients and the exact name (RFC 5987) for the
- * rest. Quotes, backslashes and anything outside printable ASCII never reach the plain form.
- */
-export function attachmentHeader(filename: string): string {
-  const ascii = filename.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'firmware.bin';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
-}
 
 /** Firmware versions (M1, spec 001 §7): super admin only. */
 export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -72,7 +64,7 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
       return reply
         .header('content-type', 'application/octet-stream')
         .header('content-length', file.size)
-        .header('content-disposition', attachmentHeader(file.filename))
+        .header('content-disposition', attachment(file.filename))
         // RFC 9530: the digest of the file, for clients that check it themselves.
         .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
         .header('x-content-sha256', file.sha256)

@@ -8,6 +8,14 @@ export interface CoverageDevice {
   num: number;
   reportIntervalSeconds: number | null;
   learnedIntervalSeconds: number | null;
+  /** When it was registered, and linked to its current enterprise (null: not linked, or not known). */
+  createdAt: Date;
+  linkedAt: Date | null;
+}
+
+/** When a device came into service for whoever reads its coverage: linked to its enterprise, else registered. */
+export function inServiceSince(device: Pick<CoverageDevice, 'createdAt' | 'linkedAt'>): { at: number; reason: 'created' | 'linked' } {
+  return device.linkedAt && device.linkedAt > device.createdAt ? { at: device.linkedAt.getTime(), reason: 'linked' } : { at: device.createdAt.getTime(), reason: 'created' };
 }
 
 /**
@@ -35,6 +43,7 @@ export async function loadCoverage(db: Db, device: CoverageDevice, window: Histo
   const learned = device.learnedIntervalSeconds !== null && device.learnedIntervalSeconds > 0 ? device.learnedIntervalSeconds : null;
   return computeCoverage(columns, {
     from: window.from.getTime(),
+    inService: inServiceSince(device),
     to,
     intervalSeconds: configured ?? learned,
     intervalSource: configured !== null ? 'configured' : learned !== null ? 'learned' : null,

@@ -37,6 +37,18 @@ describe('computeCoverage (ADR 0035)', () => {
     expect(sorted).toMatchObject({ received: 5, gapCount: 0 });
   });
 
+  it('counts from when the device came into service, not from a period start before it (issue 26)', () => {
+    // A beacon registered at 12:00 reporting every minute, looked at over the last two days.
+    const times = Array.from({ length: 60 }, (_, k) => T0 + k * MIN);
+    const options = { from: T0 - 2 * 24 * 60 * MIN, to: T0 + 60 * MIN, intervalSeconds: 60, intervalSource: 'configured' as const };
+    expect(computeCoverage(readings(times), options)).toMatchObject({ percent: 2, gapCount: 1 });
+    const since = computeCoverage(readings(times), { ...options, inService: { at: T0, reason: 'created' } });
+    expect(since).toMatchObject({ from: new Date(T0).toISOString(), expected: 60, received: 60, percent: 100, gapCount: 0, since: { at: new Date(T0).toISOString(), reason: 'created' } });
+    // Service that began before the period, or after it ended, changes nothing; without it `since` is null.
+    expect(computeCoverage(readings(times), { ...options, inService: { at: options.from - MIN, reason: 'linked' } })).toMatchObject({ since: null, percent: 2 });
+    expect(computeCoverage(readings(times), options).since).toBeNull();
+  });
+
   it('keeps the listed gaps bounded, counting them all', () => {
     const times = Array.from({ length: 1200 }, (_, k) => T0 + k * 10 * MIN);
     const c = computeCoverage(readings(times), { from: T0, to: times.at(-1)!, intervalSeconds: 60, intervalSource: 'configured' });

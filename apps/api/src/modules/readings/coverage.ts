@@ -22,6 +22,8 @@ export interface CoverageReadings {
 
 export interface CoverageOptions {
   from: number;
+  /** When the device came into service (registered, or linked to its enterprise): counting never starts before. */
+  inService?: { at: number; reason: 'created' | 'linked' } | null;
   /** Already clipped to now by the caller: the future is not a gap. */
   to: number;
   /** Configured, else learned; null when neither is known (the period's own median is used then). */
@@ -31,7 +33,9 @@ export interface CoverageOptions {
 
 export function computeCoverage(readings: CoverageReadings, options: CoverageOptions): Coverage {
   const { times, seq, seqModulo } = inTimeOrder(readings);
-  const from = options.from;
+  // The time before the device existed, or was its enterprise's, is not missing data: it is not counted at all.
+  const clipped = options.inService && options.inService.at > options.from && options.inService.at < options.to ? options.inService : null;
+  const from = clipped ? clipped.at : options.from;
   const to = Math.max(from, options.to);
 
   let intervalSeconds = options.intervalSeconds;
@@ -80,6 +84,7 @@ export function computeCoverage(readings: CoverageReadings, options: CoverageOpt
     gapCount,
     gapTotalMs,
     lost: lostReadings(times, seq, seqModulo, from, to),
+    since: clipped ? { at: new Date(clipped.at).toISOString(), reason: clipped.reason } : null,
   };
 }
 

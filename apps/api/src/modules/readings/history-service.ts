@@ -1,20 +1,25 @@
-import { silenceThresholdMs, type Coverage, type HistoryFilter, type HistoryPage, type HistorySeries } from '@sentinela/contract';
+import { silenceThresholdMs, type Coverage, type HistoryFilter, type HistoryPage, type HistorySeries, type Reading } from '@sentinela/contract';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { findDeviceByMacInScope } from '../devices/repository';
 import { loadCoverage } from './coverage-repository';
-import { readingsPage, resolveWindow } from './history-repository';
+import { readingsList, readingsPage, resolveWindow } from './history-repository';
 import { chooseBucketSeconds, loadSeriesBuckets, type SeriesBucket } from './series-buckets';
 
 const round = (n: number | null) => (n === null ? null : Math.round(n * 100) / 100);
+
+/** The documented reading list answers at most this many readings of its window: the newest, oldest first. */
+export const HISTORY_LIST_MAX = 10_000;
 
 /** Device history (D3): a page of raw readings for the Dados tab, a downsampled series for the charts. */
 export class HistoryService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** The users' zone, for times sent without an offset (datetime-local values, ADR 0071). */
+    private readonly timeZone: string,
   ) {}
 
   private async device(scope: TenantScope, mac: string) {
@@ -23,9 +28,19 @@ export class HistoryService {
     return found;
   }
 
+  /**
+   * The documents' call (spec 001 §7, `GET /api/beacon-device/history/mac/{mac}`): the readings of the filter's
+   * window as a list, in time order (the Dados table and the chart read it so), the newest HISTORY_LIST_MAX.
+   */
+  async list(scope: TenantScope, mac: string, filter: HistoryFilter): Promise<Reading[]> {
+    const { device, num } = await this.device(scope, mac);
+    const window = resolveWindow(filter, this.clock.now(), this.timeZone);
+    return readingsList(this.db, { num, mac: device.mac }, filter, window, HISTORY_LIST_MAX);
+  }
+
   async page(scope: TenantScope, mac: string, filter: HistoryFilter, page: number, limit: number): Promise<HistoryPage> {
     const { device, num } = await this.device(scope, mac);
-    const window = resolveWindow(filter, this.clock.now());
+    const window = resolveWindow(filter, this.clock.now(), this.timeZone);
     const { data, total } = await readingsPage(this.db, { num, mac: device.mac }, filter, window, page, limit);
     return { data, total, page, limit, from: window.from.toISOString(), to: window.to.toISOString() };
   }
@@ -35,17 +50,22 @@ export class HistoryService {
     const { num } = await this.device(scope, mac);
     const intervals = await this.db
       .selectFrom('devices')
-      .select(['report_interval_seconds', 'learned_interval_seconds'])
+      .select(['report_interval_seconds', 'learned_interval_seconds', 'created_at', 'linked_at'])
       .where('num', '=', num)
       .executeTakeFirstOrThrow();
     const now = this.clock.now();
-    const window = resolveWindow(filter, now);
-    return loadCoverage(this.db, { num, reportIntervalSeconds: intervals.report_interval_seconds, learnedIntervalSeconds: intervals.learned_interval_seconds }, window, now);
+    const window = resolveWindow(filter, now, this.timeZone);
+    return loadCoverage(
+      this.db,
+      { num, reportIntervalSeconds: intervals.report_interval_seconds, learnedIntervalSeconds: intervals.learned_interval_seconds, createdAt: intervals.created_at, linkedAt: intervals.linked_at },
+      window,
+      now,
+    );
   }
 
   async series(scope: TenantScope, mac: string, filter: HistoryFilter, points: number): Promise<HistorySeries> {
     const { device, num } = await this.device(scope, mac);
-    const window = resolveWindow(filter, this.clock.now());
+    const window = resolveWindow(filter, this.clock.now(), this.timeZone);
     const rangeSeconds = Math.max(1, (window.to.getTime() - window.from.getTime()) / 1000);
     // ADR 0041: sizes from a ladder; an hour or more reads the hourly roll-ups for the whole hours of the window.
     const bucketSeconds = chooseBucketSeconds(rangeSeconds, points);

@@ -4,8 +4,8 @@ import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
 import type { SignatureService } from '../signatures/service';
+import type { ReportService } from './service';
 import { findReportInScope } from './repository';
-import { toReport } from './view';
 
 export const APPROVAL_MESSAGES = {
   notFound: 'Relatório não encontrado.',
@@ -23,6 +23,8 @@ export class ReportApprovalService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly signatures: SignatureService,
+    /** The report record as every call answers it (its links and file name: ADR 0070). */
+    private readonly reports: Pick<ReportService, 'get'>,
   ) {}
 
   async approve(auth: AuthContext, id: string, body: ApproveReportBody): Promise<Report> {
@@ -48,6 +50,6 @@ export class ReportApprovalService {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw conflict(APPROVAL_MESSAGES.alreadyApproved);
     });
-    return toReport((await findReportInScope(this.db, auth.scope, id))!);
+    return this.reports.get(auth.scope, id);
   }
 }

@@ -93,13 +93,16 @@ export interface ReportDevice {
   limits: ReportLimits;
   reportIntervalSeconds: number | null;
   learnedIntervalSeconds: number | null;
+  /** Coverage is counted from when the device came into service (issue 26). */
+  createdAt: Date;
+  linkedAt: Date | null;
 }
 
 export async function findReportDevice(db: Db, deviceId: string): Promise<ReportDevice | undefined> {
   const row = await db
     .selectFrom('devices as d')
     .leftJoin('enterprises as e', 'e.id', 'd.enterprise_id')
-    .select(['d.id', 'd.num', 'd.mac', 'd.name', 'd.model', 'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max', 'd.report_interval_seconds', 'd.learned_interval_seconds'])
+    .select(['d.id', 'd.num', 'd.mac', 'd.name', 'd.model', 'e.name as enterprise_name', 'd.temperature_min', 'd.temperature_max', 'd.humidity_min', 'd.humidity_max', 'd.report_interval_seconds', 'd.learned_interval_seconds', 'd.created_at', 'd.linked_at'])
     .where('d.id', '=', deviceId)
     .executeTakeFirst();
   return row && toReportDevice(row);
@@ -112,7 +115,7 @@ export async function findTravelReportDevices(db: Db, travelId: string, deviceId
     .innerJoin('devices as d', 'd.id', 'td.device_id')
     .leftJoin('enterprises as e', 'e.id', 'd.enterprise_id')
     .select([
-      'd.id', 'd.num', 'd.mac', 'd.model', 'e.name as enterprise_name', 'd.report_interval_seconds', 'd.learned_interval_seconds',
+      'd.id', 'd.num', 'd.mac', 'd.model', 'e.name as enterprise_name', 'd.report_interval_seconds', 'd.learned_interval_seconds', 'd.created_at', 'd.linked_at',
       sql<string>`coalesce(td.name, d.name)`.as('name'),
       sql<number | null>`coalesce(td.temperature_min, d.temperature_min)`.as('temperature_min'),
       sql<number | null>`coalesce(td.temperature_max, d.temperature_max)`.as('temperature_max'),
@@ -128,7 +131,7 @@ export async function findTravelReportDevices(db: Db, travelId: string, deviceId
 function toReportDevice(r: {
   id: string; num: number; mac: string; name: string; model: string | null; enterprise_name: string | null;
   temperature_min: number | null; temperature_max: number | null; humidity_min: number | null; humidity_max: number | null;
-  report_interval_seconds: number | null; learned_interval_seconds: number | null;
+  report_interval_seconds: number | null; learned_interval_seconds: number | null; created_at: Date; linked_at: Date | null;
 }): ReportDevice {
   return {
     id: r.id,
@@ -140,6 +143,8 @@ function toReportDevice(r: {
     limits: { temperature: { min: r.temperature_min, max: r.temperature_max }, humidity: { min: r.humidity_min, max: r.humidity_max } },
     reportIntervalSeconds: r.report_interval_seconds,
     learnedIntervalSeconds: r.learned_interval_seconds,
+    createdAt: r.created_at,
+    linkedAt: r.linked_at,
   };
 }
 

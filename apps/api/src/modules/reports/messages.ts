@@ -10,6 +10,10 @@ export const REPORT_SERVER_MESSAGES = {
   notFound: 'Relatório não encontrado.',
   deviceNotFound: 'Dispositivo não encontrado.',
   fileMissing: 'O arquivo deste relatório não está mais disponível. Gere o relatório novamente.',
+  /** A download_url past its time (ADR 0070). */
+  linkExpired: 'Este link de download expirou. Entre no Sentinela e baixe o relatório na tela Relatórios.',
+  /** The bare id without a session, past the time right after the report was asked for (ADR 0070). */
+  idLinkExpired: 'Este link de download não vale mais sem login. Entre no Sentinela e baixe o relatório na tela Relatórios.',
   tooManyReadings: (max: number) => `O período escolhido tem mais de ${thousands(max)} leituras. Escolha um período menor.`,
   travelNotStarted: 'A viagem ainda não foi iniciada: ainda não há leituras para o relatório.',
   /** A failed report's error: what went wrong, never a stack. */

@@ -101,7 +101,7 @@ async function deviceSection(ctx: InputContext, device: ReportDevice, selection:
     limits: device.limits,
     readings,
     alarms: await alarmsInPeriod(ctx.db, device.id, selection.window),
-    coverage: await loadCoverage(ctx.db, { num: device.num, reportIntervalSeconds: device.reportIntervalSeconds, learnedIntervalSeconds: device.learnedIntervalSeconds }, selection.window, ctx.generatedAt, selection.travelId),
+    coverage: await loadCoverage(ctx.db, device, selection.window, ctx.generatedAt, selection.travelId),
   };
 }
 

@@ -14,9 +14,9 @@ function reportQuery(db: Db) {
     .leftJoin('electronic_signatures as s', 's.id', 'r.approval_signature_id')
     .select([
       'r.id', 'r.enterprise_id', 'r.user_id', 'r.device_id', 'r.travel_id', 'r.kind', 'r.type', 'r.status', 'r.error',
-      'r.filters', 'r.file_path', 'r.file_size', 'r.sha256', 'r.created_at', 'r.updated_at', 'r.file_removed_at',
+      'r.filters', 'r.file_path', 'r.file_size', 'r.sha256', 'r.created_at', 'r.updated_at', 'r.file_removed_at', 'r.link_key',
       'd.name as device_name', 'd.mac as device_mac', 't.code as travel_code', 'u.name as user_name',
-      'u.username as user_username', 'e.name as enterprise_name',
+      'u.username as user_username', 'e.name as enterprise_name', 'e.disabled as enterprise_disabled',
       // The approval's electronic signature (ADR 0062).
       's.id as approval_id', 's.printed_name as approval_printed_name', 's.username as approval_username', 's.meaning as approval_meaning',
       's.signed_at as approval_signed_at', 's.record_hash as approval_record_hash', 's.hash as approval_hash',

@@ -10,6 +10,8 @@ import {
   Report,
   ReportListQuery,
   ReportListResponse,
+  ReportFileStatus,
+  ReportStatus,
   ReportValidation,
   z,
   type ReportFileType,
@@ -18,15 +20,25 @@ import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
-import type { ReportActor, ReportFile } from './service';
+import type { FileAccess, ReportActor, ReportFile } from './service';
+import { isNavigation, sendMessagePage, sendWaitingPage } from './file-pages';
 import { CONTENT_TYPES } from './view';
 import { readSingleFile, uploadLimit } from './upload';
+import { attachment } from '../../lib/download';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */
 export const VALIDATE_MAX_BYTES = 20 * 1024 * 1024;
 
 /** A report's file: the PDF or the spreadsheet it was made as. */
 const REPORT_FILE = fileResponse('The report file, as it was generated.', CONTENT_TYPES.pdf, CONTENT_TYPES.xlsx);
+/** What a browser navigating to a file still being generated gets (ADR 0070). */
+const WAITING_PAGE = fileResponse('For a browser navigating there (Accept: text/html) while the file is being generated: a page that waits and then downloads it. API clients get 409.', 'text/html');
+
+type FileRoute = 'report' | 'travel-report';
+const FILE_ROUTES: Array<{ prefix: string; route: FileRoute }> = [
+  { prefix: '/api/report/files', route: 'report' },
+  { prefix: '/api/travel-report/files', route: 'travel-report' },
+];
 
 const FORMATS: Array<{ path: 'pdf' | 'excel'; type: ReportFileType }> = [
   { path: 'pdf', type: 'pdf' },
@@ -42,8 +54,10 @@ function sendFile(reply: FastifyReply, file: ReportFile) {
   return reply
     .header('content-type', file.contentType)
     .header('content-length', file.size)
-    .header('content-disposition', `attachment; filename="${file.filename}"`)
+    .header('content-disposition', attachment(file.filename))
     .header('cache-control', 'private, no-store')
+    // The link's capability must not travel on to anything the file links to.
+    .header('referrer-policy', 'no-referrer')
     .send(file.stream);
 }
 
@@ -96,13 +110,46 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     async (request) => services.reportApprovals.approve(requireAuth(request), request.params.id, request.body),
   );
 
-  // --- Downloads, with the bearer token like every other call (ADR 9). ---
-  app.get('/api/report/files/:id', { schema: { params: IdParam, response: { 200: REPORT_FILE } }, config: read }, async (request, reply) =>
-    sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'report')),
-  );
-  app.get('/api/travel-report/files/:id', { schema: { params: IdParam, response: { 200: REPORT_FILE } }, config: read }, async (request, reply) =>
-    sendFile(reply, await reports.file(requireAuth(request).scope, request.params.id, 'travel-report')),
-  );
+  // --- Downloads (ADR 0070): with the session like every other call, by the link of `download_url`, or — what the
+  // documents' client does right after asking — by the bare id for a while. A browser that navigates there while
+  // the file is being generated gets a page that waits and then downloads; a link that no longer works, a page
+  // saying so. Everyone else gets the JSON answers. ---
+  const files = async (request: FastifyRequest, reply: FastifyReply, access: FileAccess, id: string, route: FileRoute) => {
+    const navigation = isNavigation(request);
+    try {
+      const row = await reports.fileReport(access, id, route);
+      if (navigation && row.status === ReportStatus.Queued) return sendWaitingPage(reply, reports.subjectOf(row));
+      return sendFile(reply, await reports.file(row));
+    } catch (error) {
+      if (navigation && error instanceof AppError) return sendMessagePage(reply, error.statusCode, error.message);
+      throw error;
+    }
+  };
+  const anyone = { permission: 'public-or-signed-in' as const };
+  const LinkParams = z.object({
+    ...IdParam.shape,
+    link: z.string().max(80),
+    // The file's name, for whoever reads the address (the documents' client names zip entries by it); not checked.
+    name: z.string().max(300),
+  });
+  for (const { prefix, route } of FILE_ROUTES) {
+    app.get(
+      `${prefix}/:id`,
+      { schema: { params: IdParam, response: { 200: REPORT_FILE, 202: WAITING_PAGE } }, config: anyone },
+      async (request, reply) => files(request, reply, { scope: request.auth?.scope ?? null }, request.params.id, route),
+    );
+    app.get(
+      `${prefix}/:id/status`,
+      { schema: { params: IdParam, response: { 200: ReportFileStatus } }, config: anyone },
+      async (request) => reports.fileStatus(await reports.fileReport({ scope: request.auth?.scope ?? null }, request.params.id, route)),
+    );
+    app.get(
+      `${prefix}/:id/:link/:name`,
+      { schema: { params: LinkParams, response: { 200: REPORT_FILE, 202: WAITING_PAGE } }, config: anyone },
+      async (request, reply) =>
+        files(request, reply, { scope: request.auth?.scope ?? null, capability: request.params.link }, request.params.id, route),
+    );
+  }
 
   // --- Validator (R6): public, one PDF, per-address rate limit; a signed-in caller also counts as a user. ---
   app.post(
@@ -119,7 +166,7 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
   app.get('/api/reports/excel-template', { schema: { response: { 200: fileResponse('The spreadsheet template.', CONTENT_TYPES.xlsx) } }, config: generate }, async (request, reply) =>
     reply
       .header('content-type', CONTENT_TYPES.xlsx)
-      .header('content-disposition', 'attachment; filename="modelo-relatorios.xlsx"')
+      .header('content-disposition', attachment('modelo-relatorios.xlsx'))
       .send(await reports.excelTemplate(requireAuth(request).scope)),
   );
   app.post(

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { recordAuditEvent } from '../audit-trail/repository';
 import type { ReadStream } from 'node:fs';
 import {
+  REPORT_KIND_NAMES,
   REPORT_MESSAGES,
   RETENTION_MESSAGES,
   ReportStatus,
@@ -19,9 +20,9 @@ import type { Db } from '../../db/database';
 import type { ReportsTable } from '../../db/schema';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
 import type { Clock } from '../../lib/clock';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, gone, notFound } from '../../lib/errors';
 import { Semaphore } from '../../lib/semaphore';
-import { wallClockAt, type WallClock } from '../../lib/time-zone';
+import { instantFromText, wallClockAt, type WallClock } from '../../lib/time-zone';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { findDeviceByMacInScope, listDevicesInScope } from '../devices/repository';
 import { resolveWindow, type HistoryWindow } from '../readings/history-repository';
@@ -49,7 +50,8 @@ import {
   type ReportRow,
 } from './repository';
 import type { ReportStorage } from './storage';
-import { CONTENT_TYPES, downloadPath, toReport } from './view';
+import { checkReportLink } from './file-links';
+import { approvalOf, CONTENT_TYPES, filesPath, ReportView } from './view';
 import type { EventBus } from '../../realtime/event-bus';
 import { recordEvents } from '../webhooks/outbox';
 
@@ -72,6 +74,13 @@ export interface ReportActor {
   userId: string;
   scope: TenantScope;
 }
+
+/**
+ * How a request reaches a report's file (ADR 0070): with a session (within its scope), with a link's capability
+ * (`download_url`; a session that may see the report also passes when the link has expired), or with the bare id
+ * and nothing else — what the documents' client does right after asking for the report.
+ */
+export type FileAccess = { scope: TenantScope | null; capability?: string };
 
 /** A generated file, ready to stream. */
 export interface ReportFile {
@@ -98,9 +107,12 @@ export class ReportService {
     private readonly signing: SigningSource,
     private readonly log: JobLog,
     private readonly events: EventBus,
-  ) {}
+  ) {
+    this.view = new ReportView(clock, config.reportLinkMinutes, config.reportTimeZone);
+  }
 
   private readonly exportGate = new Semaphore(EXPORTS_AT_ONCE);
+  private readonly view: ReportView;
 
   /** Before the workers start: the files' folder, and the signing identity created once when there is none. */
   async prepare(): Promise<void> {
@@ -117,7 +129,7 @@ export class ReportService {
     return this.exportGate.run(async () => {
       const found = await findDeviceByMacInScope(this.db, actor.scope, mac);
       if (!found) throw notFound(M.deviceNotFound);
-      const window = resolveWindow(filter, this.clock.now());
+      const window = resolveWindow(filter, this.clock.now(), this.config.reportTimeZone);
       await this.checkSize([{ deviceNum: found.num, window, filter, travelId: null }]);
       const values: Record<string, unknown> = { dateInit: window.from.toISOString(), dateEnd: window.to.toISOString() };
       for (const key of ['minTemp', 'maxTemp', 'minHum', 'maxHum'] as const) if (filter[key] !== undefined) values[key] = filter[key];
@@ -172,26 +184,65 @@ export class ReportService {
   // --- Reading reports (R3) ---
 
   async list(scope: TenantScope, query: { dateInit?: string | undefined; dateEnd?: string | undefined }): Promise<Report[]> {
-    const period = { from: query.dateInit ? new Date(query.dateInit) : undefined, to: query.dateEnd ? new Date(query.dateEnd) : undefined };
+    // A datetime-local value (no offset) is a wall-clock time of the users' zone (ADR 0071).
+    const zone = this.config.reportTimeZone;
+    const period = {
+      from: query.dateInit ? instantFromText(query.dateInit, zone, 'start') : undefined,
+      to: query.dateEnd ? instantFromText(query.dateEnd, zone, 'end') : undefined,
+    };
     if (period.from && period.to && period.from > period.to) throw badRequest('A data inicial deve ser anterior à data final.');
     const rows = await listReportsInScope(this.db, scope, period, REPORT_LIST_MAX);
-    return rows.map(toReport);
+    return rows.map((row) => this.view.toReport(row));
   }
 
   async get(scope: TenantScope, id: string): Promise<Report> {
-    return toReport(await this.visible(scope, id));
+    return this.view.toReport(await this.visible(scope, id));
   }
 
   /**
-   * A report's file. Travel reports download only from their own path and the others only from theirs; a failed
-   * report, one of another tenant and one that does not exist are all the same 404.
+   * The report whose file a request may open (ADR 0070), whatever its status; travel reports only from their own
+   * path and the others only from theirs. One of another tenant, one on the other path and one that does not exist
+   * are the same 404; a link made for another report or tampered with too; an expired link is 410; the bare id
+   * without a session, past its time, 401.
    */
-  async file(scope: TenantScope, id: string, route: 'report' | 'travel-report'): Promise<ReportFile> {
-    const row = await this.visible(scope, id);
+  async fileReport(access: FileAccess, id: string, route: 'report' | 'travel-report'): Promise<ReportRow> {
+    const row = await this.reachable(access, id);
     if ((row.kind === 'travel') !== (route === 'travel-report')) throw notFound(M.notFound);
+    return row;
+  }
+
+  private async reachable(access: FileAccess, id: string): Promise<ReportRow> {
+    const now = this.clock.now();
+    if (access.capability !== undefined) {
+      const row = await findReport(this.db, id);
+      if (!row || row.enterprise_disabled) throw notFound(M.notFound);
+      const link = checkReportLink(access.capability, row.id, row.link_key, now);
+      if (link === 'valid') return row;
+      // A session that may see the report does not need the link (a list left open for hours still downloads).
+      if (access.scope && (await findReportInScope(this.db, access.scope, id))) return row;
+      throw link === 'expired' ? gone(M.linkExpired) : notFound(M.notFound);
+    }
+    if (access.scope) return this.visible(access.scope, id);
+    const row = await findReport(this.db, id);
+    if (!row || row.enterprise_disabled) throw notFound(M.notFound);
+    // The documented client opens the file by its id alone right after asking for it: while it is generated and for
+    // a while after, the id (random, 122 bits) is the capability.
+    const until = row.updated_at.getTime() + this.config.reportLinkMinutes * 60_000;
+    if (row.status === ReportStatus.Queued || now.getTime() < until) return row;
+    throw new AppError('UNAUTHENTICATED', M.idLinkExpired);
+  }
+
+  /** Where a reachable report's file stands (the waiting page polls it). */
+  fileStatus(row: ReportRow): Pick<Report, 'status' | 'error'> {
+    const { status, error } = this.view.toReport(row);
+    return { status, error };
+  }
+
+  /** A reachable report's file: 409 while it is being generated, 404 when it failed or its file is gone. */
+  async file(row: ReportRow): Promise<ReportFile> {
     if (row.status === ReportStatus.Queued) throw conflict(REPORT_MESSAGES.stillGenerating);
     if (row.file_removed_at) throw notFound(RETENTION_MESSAGES.fileRemoved);
-    if (row.status !== ReportStatus.Generated || !row.file_path) throw notFound(M.notFound);
+    if (row.status !== ReportStatus.Generated || !row.file_path) throw notFound(row.status === ReportStatus.Failed && row.error ? row.error : M.notFound);
     const size = await this.storage.size(row.file_path);
     if (size === null) {
       this.log.warn({ report: row.id, path: row.file_path }, 'report file missing');
@@ -200,7 +251,14 @@ export class ReportService {
     const type = row.type as ReportFileType;
     // A download of a report is in the audit trail (X11): who took which file, by its SHA-256.
     await recordAuditEvent(this.db, { enterpriseId: row.enterprise_id, action: 'download', entity: 'report', entityId: row.id, subjectIds: [row.device_id, row.travel_id].filter((v): v is string => !!v), after: { type, sha256: row.sha256 } });
-    return { stream: this.storage.open(row.file_path), size, contentType: CONTENT_TYPES[type], filename: `${row.id}.${type}` };
+    return { stream: this.storage.open(row.file_path), size, contentType: CONTENT_TYPES[type], filename: this.view.fileName(row) };
+  }
+
+  /** What the page waiting for a report's file calls it ("Histórico do dispositivo — Geladeira Vacinas"). */
+  subjectOf(row: ReportRow): string {
+    const kind = REPORT_KIND_NAMES[row.kind as ReportKind] ?? 'Relatório';
+    const subject = row.kind === 'travel' ? (row.travel_code ? `viagem ${row.travel_code}` : null) : row.device_name;
+    return subject ? `${kind} — ${subject}` : kind;
   }
 
   // --- Validator (R6) ---
@@ -222,7 +280,7 @@ export class ReportService {
       valid: true,
       report: { _id: row.id, kind: row.kind as ReportKind, generated_at: row.updated_at.toISOString(), enterprise: row.enterprise_name, mac: row.device_mac },
       // The file cannot carry its later approval; the validator tells it (ADR 0062).
-      approval: toReport(row).approval ?? null,
+      approval: approvalOf(row) ?? null,
     };
   }
 
@@ -326,7 +384,8 @@ export class ReportService {
         type: report.type,
         status: outcome.status,
         error: outcome.error,
-        file_url: outcome.status === 'generated' ? `${this.config.publicUrl}${downloadPath(report)}` : null,
+        // The file's stable address (ADR 0070): without a session for REPORT_LINK_MINUTES after generation, then with a token.
+        file_url: outcome.status === 'generated' ? `${this.config.publicUrl}${filesPath(report)}` : null,
         device: report.device_mac ? { mac: report.device_mac, name: report.device_name ?? report.device_mac } : null,
         travel_id: report.travel_id,
       },

@@ -18,6 +18,11 @@ export const TRAVEL_MESSAGES = {
   enterpriseNotFound: 'Empresa não encontrada.',
   temperatureRange: 'A temperatura mínima deve ser menor que a máxima.',
   humidityRange: 'A umidade mínima deve ser menor que a máxima.',
-  travelling: (name: string) => `O dispositivo "${name}" já está em outra viagem em andamento ou pausada.`,
+  /** Starting (or resuming) a travel whose device is on another travel in progress; `route` only within one enterprise. */
+  runningElsewhere: (name: string, route: string | null) =>
+    `O dispositivo "${name}" está em outra viagem em andamento${route ? ` (${route})` : ''}. Pause ou finalize aquela viagem antes de iniciar esta.`,
+  /** Adding to a travel in progress a device that is on another travel in progress. */
+  runningElsewhereAdd: (name: string, route: string | null) =>
+    `O dispositivo "${name}" está em outra viagem em andamento${route ? ` (${route})` : ''}. Pause ou finalize aquela viagem antes de incluí-lo nesta, que já está em andamento.`,
   transition: (from: TravelStatusId, to: TravelStatusId) => `Não é possível passar de ${TRAVEL_STATUS_NAMES[from]} para ${TRAVEL_STATUS_NAMES[to]}.`,
 } as const;

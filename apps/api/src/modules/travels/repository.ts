@@ -283,17 +283,26 @@ export async function devicesLinkedTo(db: Db, userId: string, ids: readonly stri
 }
 
 /** Of the given devices, those carried by another travel in progress or paused. */
-export async function devicesTravellingElsewhere(db: Db, ids: readonly string[], exceptTravelId: string | null): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
+/**
+ * The devices of `ids` carried by another travel in progress (status 1), with that travel: ingestion gives a reading
+ * to the one travel in progress that carries its device, so a device may be in progress on one travel at a time.
+ * Travels not started or paused may share devices (issue 26: plans and paused legs).
+ */
+export async function devicesRunningElsewhere(
+  db: Db,
+  ids: readonly string[],
+  exceptTravelId: string | null,
+): Promise<Map<string, { travelId: string; enterpriseId: string | null; origin: string; destiny: string }>> {
+  if (ids.length === 0) return new Map();
   let query = db
     .selectFrom('travel_devices as td')
     .innerJoin('travels as t', 't.id', 'td.travel_id')
-    .select('td.device_id')
-    .where('t.status', 'in', [TravelStatus.InProgress, TravelStatus.Paused])
+    .select(['td.device_id', 't.id', 't.enterprise_id', 't.origin_address', 't.destiny_address'])
+    .where('t.status', '=', TravelStatus.InProgress)
     .where('td.device_id', 'in', [...ids]);
   if (exceptTravelId) query = query.where('t.id', '<>', exceptTravelId);
   const rows = await query.execute();
-  return new Set(rows.map((r) => r.device_id));
+  return new Map(rows.map((r) => [r.device_id, { travelId: r.id, enterpriseId: r.enterprise_id, origin: r.origin_address, destiny: r.destiny_address }]));
 }
 
 /** The travel's devices (ids), for checks before a change. */

@@ -33,7 +33,7 @@ import {
   codeEverUsed,
   deleteTravelDevices,
   devicesLinkedTo,
-  devicesTravellingElsewhere,
+  devicesRunningElsewhere,
   findUserOfEnterprise,
   findRevokedCode,
   findTravelByCode,
@@ -224,7 +224,7 @@ export class TravelService {
 
       const wanted = uniqueDeviceIds(input.devices);
       const before = new Set(await travelDeviceIds(trx, id));
-      const devices = await this.claimDevices(trx, actor, travel.enterprise_id, wanted, { id, deviceIds: before });
+      const devices = await this.claimDevices(trx, actor, travel.enterprise_id, wanted, { id, deviceIds: before, status: travel.status });
       const removed = [...before].filter((d) => !wanted.includes(d));
       // A device kept without a new name or limits keeps its travel settings (the list is replaced, not its cards).
       const untouched = new Set(input.devices.filter((d) => before.has(d.device_id) && d.name === undefined && d.config === undefined).map((d) => d.device_id));
@@ -248,12 +248,10 @@ export class TravelService {
       const from = travel.status as TravelStatusId;
       if (!TRAVEL_TRANSITIONS[from].includes(to)) throw conflict(M.transition(from, to));
       if (to === TravelStatus.InProgress) {
-        // Readings go to the one travel in progress that carries their device: never two at once.
+        // Readings go to the one travel in progress that carries their device: never two at once (a plan or a
+        // paused travel may share the device; it is refused here, when it would start running beside the other).
         const deviceIds = await travelDeviceIds(trx, id);
-        const locked = await lockDevices(trx, deviceIds);
-        const busy = await devicesTravellingElsewhere(trx, deviceIds, id);
-        const first = locked.find((d) => busy.has(d.id));
-        if (first) throw conflict(M.travelling(first.name));
+        await this.refuseRunningElsewhere(trx, travel, deviceIds, M.runningElsewhere);
       }
       const startedAt = to === TravelStatus.InProgress && !travel.started_at ? now : travel.started_at;
       await updateTravel(trx, id, {
@@ -439,15 +437,15 @@ export class TravelService {
 
   /**
    * Locks the devices a travel will carry and checks them: of the travel's enterprise, visible to the caller
-   * (an ordinary user brings the devices linked to them; those already on the travel may stay), and carried
-   * by no other travel in progress or paused.
+   * (an ordinary user brings the devices linked to them; those already on the travel may stay); a travel in progress
+   * takes no device that another travel in progress carries.
    */
   private async claimDevices(
     trx: Db,
     actor: TravelActor,
     enterpriseId: string | null,
     deviceIds: readonly string[],
-    travel: { id: string; deviceIds: Set<string> } | null,
+    travel: { id: string; deviceIds: Set<string>; status: number } | null,
   ): Promise<Map<string, LockedDevice>> {
     const locked = await lockDevices(trx, deviceIds);
     const byId = new Map(locked.map((d) => [d.id, d]));
@@ -457,10 +455,32 @@ export class TravelService {
       const reachable = !linked || linked.has(id) || travel?.deviceIds.has(id);
       if (!device || device.enterprise_id !== enterpriseId || !reachable) throw notFound(M.deviceNotFound);
     }
-    const busy = await devicesTravellingElsewhere(trx, deviceIds, travel?.id ?? null);
-    const first = locked.find((d) => busy.has(d.id));
-    if (first) throw conflict(M.travelling(first.name));
+    // A travel not started (a plan) or paused may carry a device that is travelling elsewhere; one in progress may not.
+    if (travel?.status === TravelStatus.InProgress) {
+      await this.refuseRunningElsewhere(trx, { id: travel.id, enterprise_id: enterpriseId }, deviceIds.filter((d) => !travel.deviceIds.has(d)), M.runningElsewhereAdd, locked);
+    }
     return byId;
+  }
+
+  /**
+   * Refuses (409) when one of the devices is on another travel in progress; the devices must already be locked, or
+   * are locked here in device-number order (as ingestion locks them), so two starts at once are decided one after
+   * the other. The other travel's route is named only when it is of the same enterprise.
+   */
+  private async refuseRunningElsewhere(
+    trx: Db,
+    travel: { id: string; enterprise_id: string | null },
+    deviceIds: readonly string[],
+    message: (name: string, route: string | null) => string,
+    alreadyLocked?: readonly LockedDevice[],
+  ): Promise<void> {
+    if (deviceIds.length === 0) return;
+    const locked = alreadyLocked ?? (await lockDevices(trx, deviceIds));
+    const running = await devicesRunningElsewhere(trx, deviceIds, travel.id);
+    const first = locked.find((d) => deviceIds.includes(d.id) && running.has(d.id));
+    if (!first) return;
+    const other = running.get(first.id)!;
+    throw conflict(message(first.name, other.enterpriseId === travel.enterprise_id ? routeText(other.origin, other.destiny) : null));
   }
 
   private async deviceEvent(trx: Db, actor: TravelActor, deviceId: string, message: string, at: Date): Promise<void> {

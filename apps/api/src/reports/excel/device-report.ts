@@ -101,7 +101,7 @@ function writeSummary(workbook: ExcelJS.stream.xlsx.WorkbookWriter, input: Devic
     [`${T.timeOutOfRange} (h:mm:ss)`, stats.timeOutOfRangeMs / DAY_MS, DURATION],
     [T.excursions, stats.excursions.length, '0'],
     [T.alarms, input.alarms.length, '0'],
-    [T.coverageValue, coverageText(input.coverage)],
+    [T.coverageValue, coverageText(input.coverage, (at) => clock.dateTime(at))],
     [T.expectedInterval, intervalText(input.coverage)],
     [T.gaps, gapsText(input.coverage)],
     [T.lostReadings, lostText(input.coverage, T.noCounters)],

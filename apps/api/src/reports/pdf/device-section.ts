@@ -60,7 +60,7 @@ export function deviceFields(section: DeviceSection, clock: ZonedClock): Field[]
 /** Statistics, chart, excursions, alarms and readings of one device. */
 export function drawDeviceBody(doc: Doc, section: DeviceSection, stats: ReportStatistics, clock: ZonedClock): void {
   drawStatistics(doc, section, stats, clock);
-  drawCoverage(doc, section.coverage);
+  drawCoverage(doc, section.coverage, clock);
   if (stats.count > 0) {
     drawSectionTitle(doc, T.chart, 200);
     // The chart breaks its line where the coverage found a gap (ADR 0035), the same threshold as the gaps table.
@@ -126,10 +126,10 @@ function drawStatistics(doc: Doc, section: DeviceSection, stats: ReportStatistic
 }
 
 /** Coverage beside the statistics (ADR 0035): how much of the period the readings cover. */
-function drawCoverage(doc: Doc, coverage: Coverage): void {
+function drawCoverage(doc: Doc, coverage: Coverage, clock: ZonedClock): void {
   drawSectionTitle(doc, T.coverage, 90);
   drawFields(doc, [
-    { label: T.coverageValue, value: coverageText(coverage), wide: true },
+    { label: T.coverageValue, value: coverageText(coverage, (at) => clock.dateTime(at)), wide: true },
     { label: T.gaps, value: gapsText(coverage), wide: true },
     { label: T.expectedInterval, value: intervalText(coverage), wide: true },
     { label: T.lostReadings, value: lostText(coverage, T.noCounters), wide: true },

@@ -133,7 +133,7 @@ async function writeAtomically(dir: string, target: string, data: string | Buffe
 /**
  * A self-signed RSA-2048 certificate for signing documents, in a P12. The key pair comes from Node's crypto
  * (OpenSSL, milliseconds) rather than node-forge (pure JavaScript, seconds); forge then builds the certificate and
- * the P12 that @signpdf/signer-p12 reads.
+ * the P12 that the signer (`cms-signer.ts`) opens.
  */
 export function createSelfSignedP12(password: string, now = new Date()): Buffer {
   const { privateKey: privatePem } = generateKeyPairSync('rsa', {

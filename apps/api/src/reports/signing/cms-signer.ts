@@ -1,5 +1,5 @@
 /**
- * The CMS (PKCS#7) signer of the reports, in place of @signpdf/signer-p12's P12Signer, which it follows closely
+ * The CMS (PKCS#7) signer of the reports, written in place of @signpdf/signer-p12's P12Signer (no longer a dependency), which it follows closely
  * (same structure and signed attributes: content type, signing time, message digest; SHA-256; detached) except:
  *
  * - The issuer name of the SignerInfo is written as it is in the certificate. node-forge keeps a parsed UTF8String

@@ -2,15 +2,24 @@ import { REPORT_MESSAGES, type Report } from '@sentinela/contract';
 import { ApiError } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download';
 
-/** The last segment of a report's download address (the file's id), e.g. `6f1c…` of `/api/report/files/6f1c…`. */
+/** The last segment of a report's download address: the file's name without its type (ADR 0070). */
 function lastSegment(url: string): string {
   const path = url.split(/[?#]/)[0] ?? url;
-  return path.split('/').filter(Boolean).pop() ?? 'relatorio';
+  const segment = path.split('/').filter(Boolean).pop() ?? 'relatorio';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
-/** "<last segment of download_url>.<type>" (spec 001 R4): the name inside the bulk zip, and the fallback name. */
-export function reportFileName(report: Pick<Report, 'download_url' | 'type' | '_id'>): string {
-  return `${lastSegment(report.download_url ?? report._id)}.${report.type}`;
+/**
+ * The name a report's file is saved and zipped under: the server's `file_name` (device or travel, period and type,
+ * e.g. `Geladeira-Vacinas_2026-11-01_2026-11-02.pdf`), which is also "the last segment of download_url plus its type"
+ * of spec 001 R4.
+ */
+export function reportFileName(report: Pick<Report, 'download_url' | 'type' | '_id'> & { file_name?: string }): string {
+  return report.file_name || `${lastSegment(report.download_url ?? report._id)}.${report.type}`;
 }
 
 /** A generated report's file error: the server's reason, or the generic text. */

@@ -4,12 +4,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { apiFetch } from '../../lib/api-client';
 import { saveBlob } from '../../lib/download';
 import { reportErrorMessage, reportFileName } from '../../components/report-export/download';
-import { ZIP_NAME, zipStreams, type ZipSource } from './zip-download';
+import { ZIP_NAME, uniqueEntryNames, zipStreams, type ZipSource } from './zip-download';
 
 /** A generated report's file as a zip source: fetched with the session's token and streamed, never buffered. */
-function reportSource(report: Report & { download_url: string }): ZipSource {
+function reportSource(report: Report & { download_url: string }, name: string): ZipSource {
   return {
-    name: reportFileName(report),
+    name,
     open: async (signal) => {
       const response = await apiFetch(report.download_url, { accept: '*/*', signal });
       if (!response.body) throw new Error(REPORT_MESSAGES.failed);
@@ -51,7 +51,8 @@ export function useBulkDownload() {
     setRunning(true);
     setProgress(0);
     try {
-      const zip = await zipStreams(files.map(reportSource), {
+      const names = uniqueEntryNames(files.map((report) => reportFileName(report)));
+      const zip = await zipStreams(files.map((report, i) => reportSource(report, names[i]!)), {
         signal: current.signal,
         onProgress: (fraction) => setProgress(Math.floor(fraction * 100)),
       });

@@ -27,8 +27,10 @@ describe('report columns (R3)', () => {
     expect(reportType(makeReport(4, 2, { type: 'xlsx' }))).toBe('XLSX');
   });
 
-  it('names a file by the last segment of its address plus its type (R4)', () => {
-    expect(reportFileName(makeReport(7))).toBe('6f1c0000-0000-4000-8000-000000000007.pdf');
-    expect(reportFileName(makeReport(7, 2, { type: 'xlsx', download_url: '/api/travel-report/files/abc?x=1' }))).toBe('abc.xlsx');
+  it('names a file by device, period and type: the server\'s file_name, the last segment of its address plus its type (R4)', () => {
+    expect(reportFileName(makeReport(7))).toBe('Sensor-07_2024-03-01_2024-03-03.pdf');
+    const { file_name: _, ...withoutName } = makeReport(7);
+    expect(reportFileName(withoutName)).toBe('Sensor-07_2024-03-01_2024-03-03.pdf');
+    expect(reportFileName({ ...withoutName, type: 'xlsx', download_url: '/api/travel-report/files/abc/sdl_1_x/Viagem-AUR7K2M9QX_2024-03-01?x=1' })).toBe('Viagem-AUR7K2M9QX_2024-03-01.xlsx');
   });
 });

@@ -1,6 +1,6 @@
 import { Unzip, UnzipPassThrough, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { zipStreams, type ZipSource } from './zip-download';
+import { uniqueEntryNames, zipStreams, type ZipSource } from './zip-download';
 
 /** Deterministic bytes, different per file. */
 function bytes(length: number, seed: number): Uint8Array {
@@ -115,5 +115,19 @@ describe('zipStreams (R4)', () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelado'));
     await expect(zipStreams([source('a.pdf', bytes(10, 7), 4)], { signal: controller.signal })).rejects.toThrow('cancelado');
+  });
+});
+
+describe('uniqueEntryNames', () => {
+  it('keeps names as they are and numbers the repeats, whatever their case', () => {
+    expect(uniqueEntryNames(['A_2026-11-01_2026-11-02.pdf', 'B.pdf', 'A_2026-11-01_2026-11-02.pdf', 'a_2026-11-01_2026-11-02.PDF', 'A_2026-11-01_2026-11-02.xlsx', 'sem-tipo', 'sem-tipo'])).toEqual([
+      'A_2026-11-01_2026-11-02.pdf',
+      'B.pdf',
+      'A_2026-11-01_2026-11-02 (2).pdf',
+      'a_2026-11-01_2026-11-02 (3).PDF',
+      'A_2026-11-01_2026-11-02.xlsx',
+      'sem-tipo',
+      'sem-tipo (2)',
+    ]);
   });
 });

@@ -3,6 +3,22 @@ import { Zip, ZipPassThrough } from 'fflate';
 /** Fixed name of the bulk download (R4): the reports are temperature and humidity reports. */
 export const ZIP_NAME = 'relatorios-temperatura-umidade.zip';
 
+/**
+ * Entry names made unique in order: two reports of the same device, period and type would otherwise overwrite each
+ * other when unzipped ("X.pdf", "X (2).pdf", …).
+ */
+export function uniqueEntryNames(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    let candidate = name;
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
+
 /** One file of the zip: its entry name, and how to open its body when its turn comes. */
 export interface ZipSource {
   name: string;

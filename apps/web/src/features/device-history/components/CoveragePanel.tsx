@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Table.css';
 import { Alert, Group, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
+import { COVERAGE_SINCE_LABELS, INTERVAL_SOURCE_LABELS, formatGapDuration, type Coverage } from '@sentinela/contract';
 import type { ReactNode } from 'react';
 import { formatDateTime, formatInteger, pluralize } from '../../../lib/format';
 import { useCoverage } from '../api/get-coverage';
@@ -52,6 +52,12 @@ export function CoverageSummary({ coverage }: { coverage: Coverage }) {
             </Text>
           </Figure>
         </Group>
+        {coverage.since && (
+          <Text size="xs" c="dimmed" data-testid="coverage-since">
+            Contada a partir de {formatDateTime(coverage.since.at)}, {COVERAGE_SINCE_LABELS[coverage.since.reason]}: o tempo antes disso não conta como
+            falta de dados.
+          </Text>
+        )}
         {coverage.gaps.length > 0 && (
           <Table.ScrollContainer type="native" minWidth={420}>
             <Table verticalSpacing={4} fz="sm" data-testid="coverage-gap-table">

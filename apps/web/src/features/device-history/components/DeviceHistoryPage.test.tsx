@@ -49,6 +49,7 @@ function makeCoverage(): Coverage {
     gapCount: 1,
     gapTotalMs: 1_260_000,
     lost: 20,
+    since: null,
   };
 }
 
@@ -81,7 +82,7 @@ function handlerFor(answers: Routes): Handler {
     if (/\/history\/mac\/[^/]+\/(pdf|excel)$/.test(pathname)) return pick('export', () => errorResponse(500, 'x'));
     if (pathname.startsWith('/api/reports/')) return pick('report', () => errorResponse(404, 'Registro não encontrado.'));
     if (pathname.startsWith('/api/report/files/')) return pick('file', () => errorResponse(404, 'Registro não encontrado.'));
-    if (pathname.startsWith('/api/beacon-device/history/mac/')) return pick('page', () => jsonResponse(historyPage()));
+    if (/^\/api\/beacon-device\/history\/mac\/[^/]+\/page$/.test(pathname)) return pick('page', () => jsonResponse(historyPage()));
     if (pathname.endsWith('/logs')) return pick('logs', () => jsonResponse({ content: [] }));
     if (pathname.endsWith('/notifications')) return pick('notifications', () => jsonResponse([]));
     if (pathname.startsWith('/api/devices/')) return pick('configure', () => jsonResponse(DEVICE));
@@ -137,7 +138,7 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
 
     // The readings' request (the coverage panel asks /coverage of the same path).
     const [request] = urls('/history/mac/').filter((url) => !url.pathname.endsWith('/coverage'));
-    expect(request?.pathname).toBe(`/api/beacon-device/history/mac/${MAC_PATH}`);
+    expect(request?.pathname).toBe(`/api/beacon-device/history/mac/${MAC_PATH}/page`);
     expect(request?.searchParams.get('page')).toBe('1');
     expect(request?.searchParams.get('limit')).toBe('50');
     const from = Date.parse(request?.searchParams.get('dateInitUtc') ?? '');
@@ -431,6 +432,12 @@ describe('device configuration (D4)', { timeout: 15_000 }, () => {
     expect(within(panel).getByTestId('coverage-interval').textContent).toContain('1 min (configurado; lacuna acima de 3 min)');
     const rows = within(within(panel).getByTestId('coverage-gap-table')).getAllByRole('row');
     expect(rows[1]?.textContent).toBe('01/03/2024 12:09:0001/03/2024 12:30:0021 min');
+  });
+
+  it('says from when the coverage counts when the device came into service after the period started', async () => {
+    openHistory({ answers: { coverage: () => jsonResponse({ ...makeCoverage(), from: '2024-03-01T15:00:00.000Z', since: { at: '2024-03-01T15:00:00.000Z', reason: 'created' } }) } });
+    const since = await screen.findByTestId('coverage-since');
+    expect(since.textContent).toBe('Contada a partir de 01/03/2024 12:00:00, desde o cadastro do dispositivo: o tempo antes disso não conta como falta de dados.');
   });
 
   it('says so when the coverage cannot be computed', async () => {

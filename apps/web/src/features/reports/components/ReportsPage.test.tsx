@@ -121,9 +121,10 @@ describe('/reports (R3)', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]?.name).toBe('relatorios-temperatura-umidade.zip');
     const entries = unzipSync(new Uint8Array(await saved[0]!.blob.arrayBuffer()));
-    expect(Object.keys(entries)).toEqual([`${GENERATED._id}.pdf`, `${second._id}.xlsx`]);
-    expect(entries[`${GENERATED._id}.pdf`]).toEqual(files[GENERATED.download_url!]);
-    expect(entries[`${second._id}.xlsx`]).toEqual(files[second.download_url!]);
+    // Named by device, period and type (the server's file_name), not by bare ids.
+    expect(Object.keys(entries)).toEqual(['Sensor-01_2024-03-01_2024-03-03.pdf', 'Sensor-05_2024-03-01_2024-03-03.xlsx']);
+    expect(entries['Sensor-01_2024-03-01_2024-03-03.pdf']).toEqual(files[GENERATED.download_url!]);
+    expect(entries['Sensor-05_2024-03-01_2024-03-03.xlsx']).toEqual(files[second.download_url!]);
     expect(requests.filter((r) => r.url.startsWith('/api/report/files/')).every((r) => r.headers.authorization === 'Bearer token-123')).toBe(
       true,
     );

@@ -91,7 +91,7 @@ describe('Nova viagem (T8)', () => {
             {
               statusCode: 409,
               code: 'CONFLICT',
-              error: 'O dispositivo "Baú Caminhão 02" já está em outra viagem em andamento ou pausada.',
+              error: 'O dispositivo "Baú Caminhão 02" está em outra viagem em andamento. Pause ou finalize aquela viagem antes de incluí-lo nesta, que já está em andamento.',
             },
             409,
           ),
@@ -107,7 +107,7 @@ describe('Nova viagem (T8)', () => {
     await userEvent.click(form.getByLabelText(/Dispositivos/));
     await userEvent.click(await screen.findByRole('option', { name: /Baú Caminhão 02/ }));
     await userEvent.click(form.getByRole('button', { name: 'Cadastrar viagem' }));
-    expect(await screen.findByText('O dispositivo "Baú Caminhão 02" já está em outra viagem em andamento ou pausada.')).toBeTruthy();
+    expect(await screen.findByText('O dispositivo "Baú Caminhão 02" está em outra viagem em andamento. Pause ou finalize aquela viagem antes de incluí-lo nesta, que já está em andamento.')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
   });
 });
