@@ -212,8 +212,9 @@ export function createServices(
   const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
   const renderPool = new RenderPool(config.reportWorkers);
   const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
+  const travels = new TravelService(db, clock, events, { linkDaysAfterEnd: config.travelLinkDaysAfterEnd });
   const reportStorage = new ReportStorage(config.reportsDir);
-  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, reportStorage, signing, log, events);
+  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, reportStorage, signing, log, events, travels);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
@@ -279,7 +280,7 @@ export function createServices(
     monitorLinks: new MonitorLinkService(db, clock, events, accessLog, config),
     plansAdmin: new PlansAdminService(db, clock),
     alarms,
-    travels: new TravelService(db, clock, events, { linkDaysAfterEnd: config.travelLinkDaysAfterEnd }),
+    travels,
     jobs,
     renderPool,
     spreadsheetReaders,

@@ -565,6 +565,7 @@ async function pathValues(route: WalkedRoute): Promise<Array<Record<string, stri
   if (url.startsWith('/api/travels/:id') && key === 'id,mac') return travelRows.map((t) => ({ id: t.id, mac: t.mac }));
   if (url.startsWith('/api/travels/:id')) return [...new Set(travelRows.map((t) => t.id))].map((id) => ({ id }));
   if (key === 'cod') return travelRows.map((t) => ({ cod: t.code }));
+  if (key === 'cod,mac') return travelRows.map((t) => ({ cod: t.code, mac: t.mac }));
   if (key === 'cep') return [{ cep: '01310100' }, { cep: '70040-010' }];
   if (key === 'mac') return macs.map((mac) => ({ mac }));
   if (key === 'locationId') return (await ctx.db.selectFrom('locations').select('id').execute()).map((r) => ({ locationId: r.id }));

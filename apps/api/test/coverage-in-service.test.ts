@@ -66,6 +66,7 @@ describe('coverage of a device that came into service during the period', () => 
     expect(inside.since).toBeNull();
     expect(inside.from).toBe(later);
     // Another enterprise: the usual 404.
+    vida = (await ctx.login('vida.adm')).token;
     expect((await ctx.request('GET', `/api/beacon-device/history/mac/${MAC}/coverage`, vida)).statusCode).toBe(404);
   });
 

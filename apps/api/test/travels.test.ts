@@ -352,7 +352,8 @@ describe('POST /api/travels', () => {
       expect(resume.statusCode).toBe(409);
       expect(resume.json().error).toMatch(/^O dispositivo "Baú Caminhão 01" está em outra viagem em andamento \(/);
       // Readings go to the travel in progress only.
-      expect((await postReadings(ctx, [{ mac: MACS.truck1, ts: at(ctx, -1), temperature: 5 }])).statusCode).toBe(200);
+      ctx.clock.advance(1000);
+      expect((await postReadings(ctx, [{ mac: MACS.truck1, ts: at(ctx, 0), temperature: 5 }])).statusCode).toBe(200);
       const reading = await ctx.db.selectFrom('readings').select('travel_id').where('device_num', '=', (await deviceByMac(ctx, MACS.truck1)).num).orderBy('ts', 'desc').executeTakeFirstOrThrow();
       expect(reading.travel_id).toBe(planned._id);
     } finally {

@@ -4,7 +4,10 @@ import { unzipSync } from 'fflate';
 import PDFDocument from 'pdfkit';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage, screenshot } from './browser';
+import pg from 'pg';
+import { CLIENT_VERSION } from '@sentinela/contract';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { e2e } from './environment';
 
 /** Issue 5: exports, /reports, the Excel generator and the public report validator, on the real server in Chromium. */
 let browser: Browser;
@@ -76,7 +79,7 @@ describe('reports (R1, R3–R6)', () => {
     await screenshot(page, 'reports-device-history-export');
 
     const pdf = await downloadOf(page, () => buttons.getByRole('button', { name: 'PDF' }).click());
-    expect(pdf.download.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(pdf.download.suggestedFilename()).toMatch(/^Camara-Fria-Matriz_\d{4}-\d{2}-\d{2}_.+\.pdf$/);
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     await page.getByText('Relatório foi baixado com sucesso').first().waitFor();
     files.pdf = { name: pdf.download.suggestedFilename(), bytes: pdf.bytes };
@@ -126,7 +129,8 @@ describe('reports (R1, R3–R6)', () => {
     const entries = unzipSync(new Uint8Array(zip.bytes));
     const names = Object.keys(entries).sort();
     expect(names).toHaveLength(2);
-    expect(names.every((name) => /^[0-9a-f-]{36}\.(pdf|xlsx)$/.test(name))).toBe(true);
+    // Named by device, period and type (issue 26), not by bare ids.
+    expect(names.every((name) => /^Camara-Fria-Matriz_\d{4}-\d{2}-\d{2}_.+\.(pdf|xlsx)$/.test(name))).toBe(true);
     // Each entry is the very file that was downloaded on its own.
     const pdfEntry = names.find((name) => name.endsWith('.pdf'))!;
     const xlsxEntry = names.find((name) => name.endsWith('.xlsx'))!;
@@ -259,4 +263,58 @@ describe('reports (R1, R3–R6)', () => {
     await screenshot(visitor.page, 'report-validator-390');
     await visitor.context.close();
   });
+
+  it('the documents\' flow: a window with no session opens /api/report/files/{_id} right after the export, waits, downloads (ADR 70)', async () => {
+    const headers = { 'content-type': 'application/json', client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
+    const signIn = await fetch(`${e2e('baseURL')}/api/authenticate`, { method: 'POST', headers, body: JSON.stringify({ username: 'aurora.adm', password: DEMO_PASSWORD }) });
+    const token = ((await signIn.json()) as { token: { token: string } }).token.token;
+    const exported = await fetch(`${e2e('baseURL')}/api/beacon-device/history/mac/${encodeURIComponent(MAC)}/pdf`, { headers: { ...headers, authorization: `Bearer ${token}` } });
+    const { _id: id } = (await exported.json()) as { _id: string };
+
+    // A fresh browser: no session at all, as the documents' client opens the address in a new window.
+    const { context, page } = await newPage(browser);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      // The navigation either shows the waiting page (still generating) or turns into the download at once.
+      page.goto(`/api/report/files/${id}`).catch(() => null),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^Camara-Fria-Matriz_.+\.pdf$/);
+    expect((await readFile(await download.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await context.close();
+
+    // The waiting page itself, on a report that stays queued (recorded without a job), on a desktop and a phone.
+    const db = new pg.Client({ connectionString: e2e('databaseUrl') });
+    await db.connect();
+    try {
+      const device = await db.query<{ id: string; enterprise_id: string }>('SELECT id, enterprise_id FROM devices WHERE mac = $1', [MAC]);
+      const row = await db.query<{ id: string }>(
+        `INSERT INTO reports (enterprise_id, user_id, device_id, travel_id, kind, type, filters, created_at, updated_at)
+         VALUES ($1, NULL, $2, NULL, 'device-history', 'pdf', $3, now(), now()) RETURNING id`,
+        [device.rows[0]!.enterprise_id, device.rows[0]!.id, JSON.stringify({ dateInit: new Date(Date.now() - 3_600_000).toISOString(), dateEnd: new Date().toISOString() })],
+      );
+      const queued = row.rows[0]!.id;
+      for (const [viewport, name] of [
+        [{ width: 1280, height: 800 }, 'desktop'],
+        [PHONE, 'phone'],
+      ] as const) {
+        const visitor = await newPage(browser, viewport);
+        const csp = await watchCspViolations(visitor.page);
+        const response = await visitor.page.goto(`/api/report/files/${queued}`);
+        expect(response?.status()).toBe(202);
+        await visitor.page.getByText('O relatório está sendo gerado... O download começará automaticamente.').waitFor();
+        await noSidewaysScroll(visitor.page);
+        await screenshot(visitor.page, `report-file-waiting-${name}`);
+        if (name === 'phone') {
+          // It fails: the page polls its status and says why, in Portuguese.
+          await db.query(`UPDATE reports SET status = 3, error = 'Não foi possível gerar o relatório: teste.' WHERE id = $1`, [queued]);
+          await visitor.page.getByText('Não foi possível gerar o relatório: teste.').waitFor({ timeout: 30_000 });
+          await screenshot(visitor.page, 'report-file-failed-phone');
+        }
+        expect(csp).toEqual([]);
+        await visitor.context.close();
+      }
+    } finally {
+      await db.end();
+    }
+  }, 180_000);
 });

@@ -16,6 +16,7 @@ const PHONE = { width: 390, height: 844 };
 const POLL = { timeout: 20_000 };
 const DESKTOP = { width: 1280, height: 900 };
 const FREEZER = 'C3:00:00:00:01:04';
+const TRAVEL_ERROR = 'Não foi possível localizar pontos';
 const headers = { 'content-type': 'application/json', client: 'web', clientversion: CLIENT_VERSION, clientos: 'linux' };
 let token = '';
 let userId = '';
@@ -192,4 +193,69 @@ describe('tracking links', () => {
     await screenshot(phone.page, 'tracking-link-panel-expired-phone');
     await phone.context.close();
   }, 180_000);
+
+  it('a pharmacy following its carrier by code opens Gráficos, Histórico and the PDF of a card (ADR 72)', async () => {
+    const travel = await newTravel('Farmácia Vida - Centro de Distribuição - Santos - SP');
+    await api('POST', `/api/travels/${travel._id}/status`, { status: 1 });
+    try {
+      // The freezer reports during the travel, through the demo gateway.
+      const now = Date.now();
+      const readings = Array.from({ length: 6 }, (_, k) => ({ mac: FREEZER, ts: new Date(now - (6 - k) * 20_000).toISOString(), temperature: -18 + k / 4, humidity: 60 }));
+      const ingest = await fetch(`${e2e('baseURL')}/api/ingest/readings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'ApiKey demo-gateway-key' },
+        body: JSON.stringify({ readings }),
+      });
+      expect(ingest.status).toBe(200);
+
+      for (const [viewport, name] of [
+        [DESKTOP, 'desktop'],
+        [PHONE, 'phone'],
+      ] as const) {
+        const { context, page } = await newPage(browser, viewport);
+        const csp = await watchCspViolations(page);
+        await login(page, 'vida.adm');
+        await page.waitForURL('**/my-devices');
+        await page.goto(`/localizator?cod=${travel.code}`);
+        await page.getByTestId('travel-summary').first().waitFor();
+        await page.getByRole('tab', { name: 'Dispositivos' }).click();
+        const card = page.getByTestId('device-card').filter({ hasText: FREEZER });
+        await card.waitFor();
+        await card.getByRole('button', { name: /^Ações de / }).click();
+        const items = await page.getByRole('menuitem').allInnerTexts();
+        expect(items.map((t) => t.trim())).toEqual(['Gráficos', 'Histórico', 'PDF', 'EXCEL']);
+        await settle(page);
+        await screenshot(page, `tracking-pharmacy-menu-${name}`);
+
+        await page.getByRole('menuitem', { name: 'Gráficos' }).click();
+        const dialog = page.getByRole('dialog', { name: /^Gráficos — / });
+        await dialog.waitFor();
+        await expect.poll(() => dialog.locator('canvas').count(), POLL).toBeGreaterThan(0);
+        expect(await dialog.getByText(TRAVEL_ERROR).count()).toBe(0);
+        await settle(page);
+        await screenshot(page, `tracking-pharmacy-charts-${name}`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+
+        await card.getByRole('button', { name: /^Ações de / }).click();
+        await page.getByRole('menuitem', { name: 'Histórico' }).click();
+        const history = page.getByTestId('history-panel');
+        await history.waitFor();
+        await expect.poll(() => history.getByRole('row').count(), POLL).toBeGreaterThan(1);
+        await settle(page);
+        await screenshot(page, `tracking-pharmacy-history-${name}`);
+
+        if (name === 'desktop') {
+          await page.getByRole('tab', { name: 'Dispositivos' }).click();
+          await card.getByRole('button', { name: /^Ações de / }).click();
+          const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('menuitem', { name: 'PDF' }).click()]);
+          expect(download.suggestedFilename()).toMatch(/^Freezer-Expedicao_Viagem-[A-Z0-9]+_.*\.pdf$/);
+        }
+        expect(csp).toEqual([]);
+        await context.close();
+      }
+    } finally {
+      await api('POST', `/api/travels/${travel._id}/status`, { status: 2 });
+    }
+  }, 240_000);
 });

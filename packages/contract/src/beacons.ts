@@ -29,6 +29,7 @@ export const BEACON_MESSAGES = {
   importNoRows: 'A planilha não tem nenhuma linha preenchida abaixo do cabeçalho.',
   importTooManyRows: (max: number) => `A planilha pode ter no máximo ${max} linhas de dispositivos.`,
   importNotSpreadsheet: 'Envie uma planilha .xlsx ou um arquivo .csv.',
+  importCsvInvalid: (line: number) => `O arquivo .csv está malformado perto da linha ${line} (uma aspa aberta e não fechada?). Corrija-o ou salve-o de novo pelo Excel.`,
   importSummary: (n: number) => `${n} dispositivo(s) cadastrado(s) com sucesso!`,
   importErrors: (n: number) => `${n} linha(s) com erro não foram cadastradas:`,
 } as const;

@@ -94,6 +94,11 @@ export const Travel = z.object({
   finished_at: IsoDate.nullable(),
   /** The tracking link (ADR 36). In the public view with scope `position`, `devices` is empty. */
   tracking: TravelTracking,
+  /**
+   * What this answer lets its reader see (ADR 72): `full` (a user who may see the travel), or a tracking code's
+   * scope — `readings` (cards, graphs, history and reports through the code's routes) or `position` (the map only).
+   */
+  view: z.enum(['full', 'readings', 'position']),
 });
 export type Travel = z.infer<typeof Travel>;
 

@@ -47,7 +47,7 @@ export class BeaconService {
     const good: { row: number; beacon: NewBeacon }[] = [];
     const firstRowOf = new Map<string, number>();
     for (const { row, cells } of lines) {
-      const [macCell, nameCell, modelCell] = cells;
+      const { mac: macCell, name: nameCell, model: modelCell } = cells;
       const mac = macAddress.safeParse(cellText(macCell));
       if (!mac.success) {
         errors.push({ row, message: `Linha ${row}: ${mac.error.issues[0]!.message}${macCell === null || macCell === undefined ? '' : ` (${clip(cellText(macCell))})`}` });

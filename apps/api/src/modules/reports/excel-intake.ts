@@ -1,7 +1,8 @@
-import { INSTANT_MAX_MS, INSTANT_MIN_MS, type ReportFileType } from '@sentinela/contract';
+import { EXCEL_TEMPLATE_COLUMNS, INSTANT_MAX_MS, INSTANT_MIN_MS, type ReportFileType } from '@sentinela/contract';
 import { badRequest } from '../../lib/errors';
 import { instantOf, isValidWallClock, type WallClock } from '../../lib/time-zone';
 import { EXCEL_MAX_PERIOD_DAYS, EXCEL_MAX_ROWS, EXCEL_SHEET_NAME } from './excel-template';
+import { byHeader, type ColumnSpec } from './excel-upload/header-columns';
 import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
 import { readZipDirectory } from './excel-upload/zip-directory';
 import { EXCEL_ROW_MESSAGES as R, REPORT_SERVER_MESSAGES as M } from './messages';
@@ -34,7 +35,19 @@ export interface ExcelUploadLimits {
 }
 
 /**
- * Reads an uploaded .xlsx (R5): the first sheet (or the template's), one report per filled row after the header.
+ * The template's columns (EXCEL_TEMPLATE_COLUMNS), found by the header in any order (issue 26); the names people
+ * also give them are accepted.
+ */
+const REPORT_COLUMNS: readonly ColumnSpec<'mac' | 'start' | 'end' | 'type'>[] = [
+  { key: 'mac', label: EXCEL_TEMPLATE_COLUMNS[0], aliases: ['endereço mac', 'mac do dispositivo', 'dispositivo'], required: true },
+  { key: 'start', label: EXCEL_TEMPLATE_COLUMNS[1], aliases: ['data/hora inicial', 'data inicial', 'data início', 'início', 'inicio do período'], required: true },
+  { key: 'end', label: EXCEL_TEMPLATE_COLUMNS[2], aliases: ['data/hora final', 'data final', 'data fim', 'fim', 'fim do período'], required: true },
+  { key: 'type', label: EXCEL_TEMPLATE_COLUMNS[3], aliases: ['tipo', 'formato', 'tipo do relatório'], required: true },
+];
+
+/**
+ * Reads an uploaded .xlsx (R5): the first sheet (or the template's), one report per filled row below the header,
+ * whose names say which column is which (any order; a missing one is a 400 naming it).
  * Each bad row gives exactly one message, the first problem found in it; blank rows are skipped.
  *
  * The archive's directory is checked here (declared sizes, parts, encryption); the sheet is then inflated and
@@ -47,14 +60,17 @@ export async function readExcelUpload(
   limits: ExcelUploadLimits,
 ): Promise<{ rows: ExcelReportRow[]; errors: RowError[] }> {
   const entries = readZipDirectory(data, limits);
-  const { lines, overflow } = await reader.read(data, entries, { maxInflatedBytes: limits.maxInflatedBytes, maxRows: EXCEL_MAX_ROWS, sheetName: EXCEL_SHEET_NAME });
+  // The header and at most EXCEL_MAX_ROWS rows below it.
+  const { lines, overflow } = await reader.read(data, entries, { maxInflatedBytes: limits.maxInflatedBytes, maxRows: EXCEL_MAX_ROWS + 1, sheetName: EXCEL_SHEET_NAME });
   if (overflow) throw badRequest(M.excelTooManyRows(EXCEL_MAX_ROWS));
-  if (lines.length === 0) throw badRequest(M.excelNoRows);
+  const reports = byHeader(lines, REPORT_COLUMNS);
+  if (reports.length === 0) throw badRequest(M.excelNoRows);
 
   const rows: ExcelReportRow[] = [];
   const errors: RowError[] = [];
-  for (const line of lines) {
-    const parsed = parseRow(line.row, line.cells, timeZone);
+  for (const line of reports) {
+    const { mac, start, end, type } = line.cells;
+    const parsed = parseRow(line.row, [mac, start, end, type], timeZone);
     if ('message' in parsed) errors.push(parsed);
     else rows.push(parsed);
   }

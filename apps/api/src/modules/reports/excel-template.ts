@@ -46,6 +46,7 @@ export async function buildExcelTemplate(example: { mac: string; from: WallClock
     'Como gerar relatórios a partir desta planilha',
     '',
     `1. Preencha uma linha por relatório na aba "${EXCEL_SHEET_NAME}", a partir da linha 2 (a linha 1 é o cabeçalho).`,
+    '   As colunas são lidas pelo nome do cabeçalho, em qualquer ordem; outras colunas que você acrescentar são ignoradas.',
     '2. MAC: o endereço do dispositivo, no formato AA:BB:CC:DD:EE:FF. Use apenas dispositivos que você pode ver na plataforma.',
     `3. Data/Hora Início e Data/Hora Fim: datas do Excel ou texto no formato DD/MM/AAAA HH:mm, no horário de ${timeZone}.`,
     `   A data final deve ser posterior à inicial, e o período pode ter no máximo ${EXCEL_MAX_PERIOD_DAYS} dias.`,

@@ -58,6 +58,8 @@ export async function buildRenderTask(ctx: InputContext, report: ReportRow, outp
 
   const travel = report.travel_id ? await findTravelInScope(ctx.db, { kind: 'all' }, report.travel_id) : undefined;
   if (!travel) throw new ReportGenerationError(M.travelGone);
+  // A travel's pages name the travel's enterprise (the sender), also in a report its tracking code's holder asked for.
+  const ofTravel = { ...common, enterprise: travel.enterprise_name ? { name: travel.enterprise_name } : common.enterprise };
   const summary: TravelSummary = {
     code: travel.code,
     status: TRAVEL_STATUS_NAMES[travel.status as TravelStatusId] ?? String(travel.status),
@@ -72,7 +74,7 @@ export async function buildRenderTask(ctx: InputContext, report: ReportRow, outp
     const [device] = report.device_id ? await findTravelReportDevices(ctx.db, travel.id, report.device_id) : [];
     if (!device) throw new ReportGenerationError(M.deviceGone);
     const section = await deviceSection(ctx, device, { deviceNum: device.num, window, filter: {}, travelId: travel.id });
-    const input: PackedDeviceInput = { ...common, ...section, travel: summary };
+    const input: PackedDeviceInput = { ...ofTravel, ...section, travel: summary };
     return { kind: report.type === 'xlsx' ? 'device-xlsx' : 'device-pdf', input, outputPath };
   }
 
@@ -85,7 +87,7 @@ export async function buildRenderTask(ctx: InputContext, report: ReportRow, outp
     devices.push(section);
   }
   const route = await travelRouteStats(ctx.db, travel.id, window);
-  return { kind: 'travel-pdf', input: { ...common, travel: summary, route, devices }, outputPath };
+  return { kind: 'travel-pdf', input: { ...ofTravel, travel: summary, route, devices }, outputPath };
 }
 
 async function deviceSection(ctx: InputContext, device: ReportDevice, selection: ReadingSelection) {

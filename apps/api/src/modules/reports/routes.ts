@@ -6,6 +6,7 @@ import {
   ExcelGenerationResult,
   HistoryFilter,
   IdParam,
+  LocalizatorParam,
   MacParam,
   Report,
   ReportListQuery,
@@ -84,6 +85,14 @@ export const reportRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
       `/api/travels/:id/devices/:mac/history/${path}`,
       { schema: { params: z.object({ ...IdParam.shape, ...MacParam.shape }), response: { 200: Report } }, config: generate },
       async (request) => reports.exportTravelDeviceHistory(actor(request), request.params.id, request.params.mac, type),
+    );
+  }
+  // A tracking code's holder (signed in) asks for one device's report of the travel the code shows (ADR 72).
+  for (const { path, type } of FORMATS) {
+    app.get(
+      `/api/travels/localizator/:cod/devices/:mac/history/${path}`,
+      { schema: { params: z.object({ ...LocalizatorParam.shape, ...MacParam.shape }), response: { 200: Report } }, config: generate },
+      async (request) => reports.exportTravelDeviceHistoryByCode(actor(request), request.params.cod, request.params.mac, type),
     );
   }
   app.get(

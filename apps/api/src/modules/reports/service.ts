@@ -28,6 +28,7 @@ import { findDeviceByMacInScope, listDevicesInScope } from '../devices/repositor
 import { resolveWindow, type HistoryWindow } from '../readings/history-repository';
 import { TRAVEL_MESSAGES } from '../travels/messages';
 import { findTravelDeviceByMac, findTravelInScope, type TravelRow } from '../travels/repository';
+import type { TravelService } from '../travels/service';
 import { countReadings, findTravelReportDevices, type ReadingSelection } from './data-repository';
 import { buildExcelTemplate } from './excel-template';
 import { readExcelUpload, type RowError } from './excel-intake';
@@ -107,6 +108,8 @@ export class ReportService {
     private readonly signing: SigningSource,
     private readonly log: JobLog,
     private readonly events: EventBus,
+    /** Tracking codes (ADR 72): a code holder's reports of the travel the code shows. */
+    private readonly travels: Pick<TravelService, 'readableByCode'>,
   ) {
     this.view = new ReportView(clock, config.reportLinkMinutes, config.reportTimeZone);
   }
@@ -154,6 +157,32 @@ export class ReportService {
       await this.checkSize([{ deviceNum: device.num, window, filter: {}, travelId: travel.id }]);
       return this.queueReport(actor, {
         enterprise_id: travel.enterprise_id,
+        device_id: device.device_id,
+        travel_id: travel.id,
+        kind: 'travel-device-history',
+        type,
+        filters: filtersJson({ dateInit: window.from.toISOString(), dateEnd: window.to.toISOString() }),
+      });
+    });
+  }
+
+  /**
+   * One device's readings during a travel, asked for by a signed-in holder of its tracking code
+   * (`/api/travels/localizator/{cod}/devices/{mac}/history/pdf|excel`, ADR 72): a live code whose scope shows the
+   * readings. The report is the asker's: their enterprise's queue, caps and list (a user who may see the travel gets
+   * the usual travel report, the travel's enterprise's). Its pages still name the travel's enterprise as the sender.
+   */
+  async exportTravelDeviceHistoryByCode(actor: ReportActor, code: string, mac: string, type: ReportFileType): Promise<Report> {
+    return this.exportGate.run(async () => {
+      const { row: travel, view } = await this.travels.readableByCode(code, actor.scope);
+      if (!travel.started_at) throw badRequest(M.travelNotStarted);
+      const device = await findTravelDeviceByMac(this.db, travel.id, mac);
+      if (!device) throw notFound(TRAVEL_MESSAGES.deviceNotInTravel);
+      const window = this.travelWindow(travel);
+      await this.checkSize([{ deviceNum: device.num, window, filter: {}, travelId: travel.id }]);
+      const askerEnterprise = actor.scope.kind === 'all' ? null : actor.scope.enterpriseId;
+      return this.queueReport(actor, {
+        enterprise_id: view === 'full' ? travel.enterprise_id : askerEnterprise,
         device_id: device.device_id,
         travel_id: travel.id,
         kind: 'travel-device-history',

@@ -9,6 +9,8 @@ export const TRAVEL_MESSAGES = {
   codeRevoked: 'Este link de rastreamento foi revogado. Peça um novo código a quem enviou a carga.',
   expiryInPast: 'A validade do link deve ser uma data futura.',
   tooManyLookups: 'Muitas consultas ao localizador. Aguarde um minuto e tente novamente.',
+  /** A position-only tracking link asked for readings (ADR 36, 72): the page's own words. */
+  positionOnly: 'Este link mostra somente a posição da carga.',
   deviceNotInTravel: 'Dispositivo não encontrado nesta viagem.',
   deviceNotFound: 'Dispositivo não encontrado nesta empresa.',
   deviceRepeated: 'O mesmo dispositivo foi escolhido mais de uma vez.',

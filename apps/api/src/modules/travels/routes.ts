@@ -57,17 +57,24 @@ export const travelRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = as
     async (request) => travels.locations(requireAuth(request).scope, request.params.id),
   );
 
+  // Per address, found or not: a code grants the public view, so it must not be guessed by brute force. One budget
+  // for every route that takes a code (the lookup, its readings and reports): each is a guess.
+  const byCode = {
+    permission: 'public-or-signed-in' as const,
+    limits: [{ limit: services.rateLimits.limit({ name: 'localizator-http', points: services.config.localizatorMaxPerMinute, windowSeconds: 60 }), message: TRAVEL_MESSAGES.tooManyLookups }],
+  };
+
   app.get(
     '/api/travels/localizator/:cod',
-    {
-      schema: { params: LocalizatorParam, response: { 200: Travel } },
-      config: {
-        permission: 'public-or-signed-in',
-        // Per address, found or not: a code grants the public view, so it must not be guessed by brute force.
-        limits: [{ limit: services.rateLimits.limit({ name: 'localizator-http', points: services.config.localizatorMaxPerMinute, windowSeconds: 60 }), message: TRAVEL_MESSAGES.tooManyLookups }],
-      },
-    },
+    { schema: { params: LocalizatorParam, response: { 200: Travel } }, config: byCode },
     async (request) => travels.localizator(request.params.cod, request.auth?.scope ?? null),
+  );
+
+  // A card's readings for the holder of a code that shows them (ADR 72): the graphs and Registros of /localizator.
+  app.get(
+    '/api/travels/localizator/:cod/devices/:mac/history',
+    { schema: { params: z.object({ ...LocalizatorParam.shape, ...MacParam.shape }), response: { 200: z.array(TravelReading) } }, config: byCode },
+    async (request) => travels.deviceHistoryByCode(request.params.cod, request.auth?.scope ?? null, request.params.mac),
   );
 
   app.post(

@@ -21,7 +21,7 @@ import type { Db } from '../../db/database';
 import type { TravelDevicesTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { isUniqueViolation } from '../../lib/db-errors';
-import { AppError, badRequest, conflict, gone, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, gone, notFound } from '../../lib/errors';
 import type { TenantScope } from '../../lib/tenant-scope';
 import type { EventBus } from '../../realtime/event-bus';
 import type { ClientMeta } from '../auth/session-service';
@@ -149,7 +149,26 @@ export class TravelService {
 
   /** A card's readings during the travel: the newest TRAVEL_HISTORY_MAX, oldest first. */
   async deviceHistory(scope: TenantScope, id: string, mac: string): Promise<TravelReading[]> {
-    const travel = await this.visible(scope, id);
+    return this.readingsOf(await this.visible(scope, id), mac);
+  }
+
+  /**
+   * The same readings for a holder of the travel's tracking code (T5, ADR 72): a live code whose scope shows the
+   * readings (or a user who may see the travel anyway). A position-only code is 403; a dead code 410, as the
+   * Localizador answers. Not counted as a lookup: the page already looked the code up.
+   */
+  async deviceHistoryByCode(code: string, scope: TenantScope | null, mac: string): Promise<TravelReading[]> {
+    return this.readingsOf((await this.readableByCode(code, scope)).row, mac);
+  }
+
+  /** A travel whose readings a tracking code shows to its holder, and the view it gives (ADR 72). */
+  async readableByCode(code: string, scope: TenantScope | null): Promise<{ row: TravelRow; view: TravelView }> {
+    const found = await this.byCode(code, scope);
+    if (found.view === 'position') throw forbidden(M.positionOnly);
+    return found;
+  }
+
+  private async readingsOf(travel: TravelRow, mac: string): Promise<TravelReading[]> {
     const device = await findTravelDeviceByMac(this.db, travel.id, mac);
     if (!device) throw notFound(M.deviceNotInTravel);
     if (!travel.started_at) return [];

@@ -60,6 +60,7 @@ export function toTravel(row: TravelRow, devices: TravelDevice[], view: TravelVi
     created_at: row.created_at.toISOString(),
     started_at: row.started_at ? row.started_at.toISOString() : null,
     finished_at: row.finished_at ? row.finished_at.toISOString() : null,
+    view,
     tracking: {
       scope: row.code_scope,
       expires_at: expiresAt ? expiresAt.toISOString() : null,

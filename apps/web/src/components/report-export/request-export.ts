@@ -8,8 +8,8 @@ export type ExportFormat = 'pdf' | 'excel';
 export type ExportTarget =
   /** A device's history with the Dados/Gráfico filter, as its query string. */
   | { kind: 'device-history'; mac: string; filterQuery: string }
-  /** One device's readings within a travel. */
-  | { kind: 'travel-device-history'; travelId: string; mac: string }
+  /** One device's readings within a travel; with `code`, asked through its tracking code (ADR 72). */
+  | { kind: 'travel-device-history'; travelId: string; mac: string; code?: string }
   /** The whole travel (always a PDF). */
   | { kind: 'travel'; travelId: string };
 
@@ -23,7 +23,9 @@ export function exportPath(target: ExportTarget, format: ExportFormat): string {
       return target.filterQuery ? `${path}?${target.filterQuery}` : path;
     }
     case 'travel-device-history':
-      return `/api/travels/${part(target.travelId)}/devices/${part(target.mac)}/history/${format}`;
+      return target.code
+        ? `/api/travels/localizator/${part(target.code)}/devices/${part(target.mac)}/history/${format}`
+        : `/api/travels/${part(target.travelId)}/devices/${part(target.mac)}/history/${format}`;
     case 'travel':
       return `/api/travels/${part(target.travelId)}/html`;
   }

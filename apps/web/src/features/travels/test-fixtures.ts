@@ -34,6 +34,8 @@ export function makeTravel(overrides: Partial<Travel> = {}): Travel {
     started_at: '2024-03-01T09:00:00.000Z',
     finished_at: null,
     tracking: { scope: 'readings', expires_at: null, expires_at_chosen: null, revoked_at: null, lookups: 0, last_lookup_at: null },
+    // A travel without its responsible user is a tracking code's view (ADR 36, 72), of that code's scope.
+    view: overrides.user === null ? (overrides.tracking?.scope ?? 'readings') : 'full',
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { readSheetLines, type CellValue } from './sheet-reader';
+import { SHEET_COLUMNS, readSheetLines, type CellValue } from './sheet-reader';
 import { readZipDirectory } from './zip-directory';
 
 /**
@@ -23,9 +23,9 @@ async function referenceLines(data: Buffer): Promise<Array<{ row: number; cells:
   const sheet = workbook.getWorksheet('Relatórios') ?? workbook.worksheets[0]!;
   const lines: Array<{ row: number; cells: CellValue[] }> = [];
   sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    const cells = [1, 2, 3, 4].map((c) => exceljsValue(row.getCell(c).value));
+    const cells = Array.from({ length: SHEET_COLUMNS }, (_, c) => exceljsValue(row.getCell(c + 1).value));
+    // Blank rows are skipped; the header is a line like any other (the columns are found by it, header-columns.ts).
     if (cells.every((v) => v === null || (typeof v === 'string' && v.trim() === ''))) return;
-    if (number === 1 && typeof cells[0] === 'string' && cells[0].trim().toUpperCase() === 'MAC') return;
     lines.push({ row: number, cells });
   });
   return lines;
@@ -56,7 +56,9 @@ async function trickyWorkbook(options: { date1904?: boolean; sheetFirst?: string
   sheet.getCell('C4').numFmt = 'mm-dd-yy';
   sheet.addRow([]);
   const onlyE = sheet.addRow([]);
-  onlyE.getCell(5).value = 'fora das colunas';
+  onlyE.getCell(5).value = 'uma coluna a mais';
+  const beyond = sheet.addRow([]);
+  beyond.getCell(SHEET_COLUMNS + 1).value = 'além das colunas lidas';
   sheet.addRow(['  mac  ', '', null, 'excel']);
   sheet.addRow(['C3:00:00:00:01:04', '31/02/2026 10:00', '[h]', '"quoted"']);
   sheet.getCell('C8').value = 46_000;

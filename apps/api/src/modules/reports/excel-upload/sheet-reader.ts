@@ -7,7 +7,7 @@ import { inflatedTooLarge, type ZipEntry } from './zip-directory';
 /** A cell as the report columns read it: what exceljs's value became once its wrappers were taken off. */
 export type CellValue = string | number | boolean | Date | null;
 
-/** A filled row below the header: its number as Excel shows it and its first four cells. */
+/** A filled row (the header included): its number as Excel shows it and its first SHEET_COLUMNS cells. */
 export interface SheetLine {
   row: number;
   cells: CellValue[];
@@ -16,7 +16,7 @@ export interface SheetLine {
 export interface SheetLimits {
   /** Bytes all the parts read may inflate to, counted while inflating (the declared sizes may lie). */
   maxInflatedBytes: number;
-  /** Filled rows the upload may carry; reading stops at the first one past it. */
+  /** Filled rows the upload may carry, its header included; reading stops at the first one past it. */
   maxRows: number;
   /** The sheet read when present; else the workbook's first. */
   sheetName: string;
@@ -28,7 +28,12 @@ export interface SheetLines {
   overflow: boolean;
 }
 
-const COLUMNS = 4;
+/**
+ * Cells read per row, from column A: the header names the columns in any order (issue 26, header-columns.ts), so a
+ * sheet may carry extra columns before the ones asked for; beyond this many they are not read.
+ */
+export const SHEET_COLUMNS = 32;
+const COLUMNS = SHEET_COLUMNS;
 /** Compressed bytes fed to the inflater at once: one push inflates to at most ~1,000 times this. */
 const FEED_BYTES = 4096;
 /** Built-in number formats that are dates (exceljs's table: ids 14–22 and 45–47). */
@@ -330,7 +335,7 @@ function readRows(
           cell = null;
           break;
         case 'row':
-          if (!isReportLine(rowNumber, cells)) break;
+          if (!isFilled(cells)) break;
           if (lines.length === context.maxRows) {
             overflow = true;
             throw new StopReading();
@@ -343,8 +348,7 @@ function readRows(
   return { lines, overflow };
 }
 
-/** Blank rows are skipped, and so is the header when it is there (a sheet without one starts with data). */
-function isReportLine(row: number, cells: CellValue[]): boolean {
-  if (cells.every((v) => v === null || (typeof v === 'string' && v.trim() === ''))) return false;
-  return !(row === 1 && typeof cells[0] === 'string' && cells[0].trim().toUpperCase() === 'MAC');
+/** Blank rows are skipped; the first filled one is the header, which the caller reads (header-columns.ts). */
+function isFilled(cells: CellValue[]): boolean {
+  return !cells.every((v) => v === null || (typeof v === 'string' && v.trim() === ''));
 }

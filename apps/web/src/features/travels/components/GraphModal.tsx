@@ -5,28 +5,29 @@ import { useMemo } from 'react';
 import { MEASURE_FORMAT, MeasureChartPanel, MeasureTabs } from '../../../components/chart/MeasureTabs';
 import type { Measure } from '../../../components/chart/model';
 import { pluralize } from '../../../lib/format';
-import { useTravelDeviceHistory } from '../api/get-device-history';
+import { useTravelDeviceHistory, type TravelAccess } from '../api/get-device-history';
 import { measureStats, readingsChartModel } from '../chart';
 import { TRAVEL_MESSAGES } from '../messages';
 import { DataLoading } from './DataLoading';
 
 interface GraphModalProps {
-  travelId: string;
+  /** The travel, and how its readings are reached (by id, or through its tracking code: ADR 72). */
+  access: TravelAccess;
   device: TravelDevice | null;
   onClose: () => void;
 }
 
 /** "Gráficos" of a device card (T3): Temperatura and Umidade over Horário, with the maximum and minimum. */
-export function GraphModal({ travelId, device, onClose }: GraphModalProps) {
+export function GraphModal({ access, device, onClose }: GraphModalProps) {
   return (
     <Modal opened={device !== null} onClose={onClose} title={device ? `Gráficos — ${device.name}` : ''} size="xl" centered>
-      {device && <GraphContent travelId={travelId} device={device} />}
+      {device && <GraphContent access={access} device={device} />}
     </Modal>
   );
 }
 
-function GraphContent({ travelId, device }: { travelId: string; device: TravelDevice }) {
-  const history = useTravelDeviceHistory(travelId, device.mac);
+function GraphContent({ access, device }: { access: TravelAccess; device: TravelDevice }) {
+  const history = useTravelDeviceHistory(access, device.mac);
   return (
     <MeasureTabs>
       {(measure) =>

@@ -5,11 +5,12 @@ import { useMemo } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { formatHumidity, formatShortDateTime, formatTemperature } from '../../../lib/format';
 import { ExportMenu } from '../../../components/report-export/ExportControls';
-import { useTravelDeviceHistory } from '../api/get-device-history';
+import { useTravelDeviceHistory, type TravelAccess } from '../api/get-device-history';
 import { TRAVEL_MESSAGES } from '../messages';
 
 interface HistoryPanelProps {
-  travelId: string;
+  /** The travel, and how its readings are reached (by id, or through its tracking code: ADR 72). */
+  access: TravelAccess;
   device: TravelDevice;
   /** "Localização": centres the map on the reading (hidden on /localizator). */
   onLocate?: (reading: TravelReading) => void;
@@ -18,8 +19,8 @@ interface HistoryPanelProps {
 const time = (reading: TravelReading) => Date.parse(reading.createdAt);
 
 /** Histórico of a device within a travel (T4): its readings, newest first. */
-export function HistoryPanel({ travelId, device, onLocate }: HistoryPanelProps) {
-  const history = useTravelDeviceHistory(travelId, device.mac);
+export function HistoryPanel({ access, device, onLocate }: HistoryPanelProps) {
+  const history = useTravelDeviceHistory(access, device.mac);
   const rows = useMemo(() => [...(history.data ?? [])].sort((a, b) => time(b) - time(a)), [history.data]);
 
   const columns = useMemo<DataTableColumn<TravelReading>[]>(() => {
@@ -58,7 +59,7 @@ export function HistoryPanel({ travelId, device, onLocate }: HistoryPanelProps) 
             {device.mac}
           </Text>
         </div>
-        <ExportMenu target={{ kind: 'travel-device-history', travelId, mac: device.mac }} />
+        <ExportMenu target={{ kind: 'travel-device-history', travelId: access.travelId, mac: device.mac, code: access.code }} />
       </Group>
       {history.isError ? (
         <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>

@@ -23,8 +23,8 @@ const PUBLIC_TRAVEL = makeTravel({ user: null });
 function handler(lookup: Handler = () => jsonResponse(PUBLIC_TRAVEL)): Handler {
   return (request) => {
     const { pathname } = new URL(request.url, 'http://localhost');
-    if (pathname.startsWith('/api/travels/localizator/')) return lookup(request);
     if (pathname.endsWith('/history')) return jsonResponse([makeReading(0)]);
+    if (pathname.startsWith('/api/travels/localizator/')) return lookup(request);
     return errorResponse(404, 'Rota não encontrada.', 'NOT_FOUND');
   };
 }
@@ -51,7 +51,7 @@ describe('/localizator "Localizador" (T5)', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('a visitor gets Mapa and Dispositivos (cards without a menu), no Registros; live by the code', async () => {
+  it('a visitor gets Mapa and Dispositivos, and Gráficos through the code (no Registros, no Relatórios); live by the code', async () => {
     const { requests } = mockFetch(handler());
     const { router } = renderApp('/localizator');
     await screen.findByRole('heading', { name: 'Localizador' });
@@ -65,8 +65,38 @@ describe('/localizator "Localizador" (T5)', () => {
     expect(live.calls.at(-1)).toEqual([TRAVEL_ID, 'AUR7K2M9QX']);
 
     await userEvent.click(screen.getByRole('tab', { name: 'Dispositivos' }));
-    expect(await screen.findByTestId('device-card')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: /Ações de/ })).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos']);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Gráficos' }));
+    expect(await screen.findByRole('dialog', { name: 'Gráficos — Baú Caminhão 01' })).toBeTruthy();
+    // The readings come through the code's route (ADR 72), without a session.
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/travels/localizator/AUR7K2M9QX/devices/C3%3A00%3A00%3A00%3A01%3A01/history')).toBe(true));
+    const history = requests.find((r) => r.url.endsWith('/history'))!;
+    expect(history.headers.authorization).toBeUndefined();
+  });
+
+  it('a position-only link shows the map alone: no Dispositivos, no Registros, even signed in', async () => {
+    startSession(makeSession(2));
+    mockFetch(handler(() => jsonResponse(makeTravel({ user: null, devices: [], tracking: { ...makeTravel().tracking, scope: 'position' } }))));
+    renderApp('/localizator?cod=AUR7K2M9QX');
+    expect(await screen.findByText('AUR7K2M9QX', { selector: 'p' })).toBeTruthy();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Mapa']);
+    expect(screen.getByTestId('localizator-link-note').textContent).toContain('Este link mostra somente a posição da carga.');
+  });
+
+  it('a signed-in user of another enterprise (readings by code) gets Gráficos, Histórico and Relatórios through the code', async () => {
+    startSession(makeSession(2));
+    const { requests } = mockFetch(handler());
+    renderApp('/localizator?cod=AUR7K2M9QX');
+    expect(await screen.findByText('AUR7K2M9QX', { selector: 'p' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: 'Dispositivos' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
+    expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos', 'Histórico', 'PDF', 'EXCEL']);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Histórico' }));
+    expect(await screen.findByTestId('history-panel')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('row').length).toBeGreaterThan(1));
+    const history = requests.find((r) => r.url === '/api/travels/localizator/AUR7K2M9QX/devices/C3%3A00%3A00%3A00%3A01%3A01/history')!;
+    expect(history.headers.authorization).toBe('Bearer token-123');
   });
 
   it('shows the server message for a wrong code, a finished travel and too many guesses', async () => {

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { LocalizatorParam, TravelStatus, type Travel, type TravelDevice, type z } from '@sentinela/contract';
 import { IconAlertCircle, IconLinkOff, IconSearch } from '@tabler/icons-react';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { useMediaQuery } from '@mantine/hooks';
@@ -12,6 +12,7 @@ import { formatDateTime } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import type { ExportFormat } from '../../../components/report-export/request-export';
 import { useReportExport } from '../../../components/report-export/export-provider';
+import type { TravelAccess } from '../api/get-device-history';
 import { useLocalizator } from '../api/get-localizator';
 import { ColourMemory } from '../../../components/device-state/colour-state';
 import { useTravelLive } from '../live/use-travel-live';
@@ -107,16 +108,21 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
   const live = useTravelLive(travel?._id ?? null, code ?? undefined);
   const recordsDevice = travel?.devices.find((device) => device.mac === deviceMac) ?? null;
   // A position-only code (ADR 36) brings no device cards: the page offers the map alone and says so.
-  const positionOnly = travel?.tracking.scope === 'position' && travel.user === null;
+  const positionOnly = travel?.view === 'position';
+  // What the reader may open on the cards (ADR 72): a user who may see the travel reads it by id; the holder of a
+  // code that shows readings (another enterprise's travel, a visitor) through the code's own routes.
+  const access = useMemo<TravelAccess | null>(
+    () => (!travel || travel.view === 'position' ? null : travel.view === 'full' ? { travelId: travel._id } : { travelId: travel._id, code: code ?? undefined, signedIn }),
+    [travel, code, signedIn],
+  );
 
   // Relatórios on the cards: signed-in profiles that may ask for reports (null for visitors).
   const reports = useReportExport();
-  const travelId = travel?._id ?? null;
   const reportDevice = useCallback(
     (device: TravelDevice, format: ExportFormat) => {
-      if (travelId) void reports?.exportReport({ kind: 'travel-device-history', travelId, mac: device.mac }, format);
+      if (access) void reports?.exportReport({ kind: 'travel-device-history', travelId: access.travelId, mac: device.mac, code: access.code }, format);
     },
-    [travelId, reports],
+    [access, reports],
   );
 
   const openHistory = useCallback((device: TravelDevice) => {
@@ -134,7 +140,7 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
               Dispositivos
             </Tabs.Tab>
           )}
-          {signedIn && (
+          {signedIn && !positionOnly && (
             <Tabs.Tab value="records" disabled={!recordsDevice}>
               Registros
             </Tabs.Tab>
@@ -166,10 +172,11 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
                 devices={travel.devices}
                 memory={memory}
                 live={travel.status !== TravelStatus.Finished}
-                // Readings (graphs, history) are for signed-in users; Configurações never shows here.
-                onCharts={signedIn ? setChartsOf : undefined}
-                onHistory={signedIn ? openHistory : undefined}
-                onReport={reports ? reportDevice : undefined}
+                // Gráficos for whoever sees the readings; Histórico (Registros) and Relatórios for signed-in users, as the
+                // documents have it; Configurações never shows here.
+                onCharts={access ? setChartsOf : undefined}
+                onHistory={access && signedIn ? openHistory : undefined}
+                onReport={access && reports ? reportDevice : undefined}
               />
             </Stack>
           )}
@@ -177,11 +184,11 @@ function LocalizatorResult({ travel, code, signedIn }: { travel: Travel | null; 
 
         {signedIn && (
           <Tabs.Panel value="records" pt="md">
-            {travel && recordsDevice && <HistoryPanel travelId={travel._id} device={recordsDevice} />}
+            {access && recordsDevice && <HistoryPanel access={access} device={recordsDevice} />}
           </Tabs.Panel>
         )}
       </Tabs>
-      {travel && signedIn && <GraphModal travelId={travel._id} device={chartsOf} onClose={() => setChartsOf(null)} />}
+      {access && <GraphModal access={access} device={chartsOf} onClose={() => setChartsOf(null)} />}
     </>
   );
 }

@@ -281,7 +281,7 @@ describe('/directions "Viagens" (T1–T4)', () => {
     const { requests } = exportHandler();
     renderWithProviders(
       <ReportExportProvider>
-        <HistoryPanel travelId={TRAVEL_ID} device={makeTravel().devices[0]!} />
+        <HistoryPanel access={{ travelId: TRAVEL_ID }} device={makeTravel().devices[0]!} />
       </ReportExportProvider>,
     );
     await userEvent.click(await screen.findByRole('button', { name: 'Gerar Relatórios' }));

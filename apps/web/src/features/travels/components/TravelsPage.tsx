@@ -175,7 +175,7 @@ export function TravelsPage() {
                   Voltar aos dispositivos
                 </Button>
               </Group>
-              <HistoryPanel travelId={travelId} device={historyDevice} onLocate={locate} />
+              <HistoryPanel access={{ travelId }} device={historyDevice} onLocate={locate} />
             </Stack>
           ) : null}
         </Tabs.Panel>
@@ -187,7 +187,7 @@ export function TravelsPage() {
         </Suspense>
       </Box>
 
-      {travelId && <GraphModal travelId={travelId} device={chartsOf} onClose={() => setChartsOf(null)} />}
+      {travelId && <GraphModal access={{ travelId }} device={chartsOf} onClose={() => setChartsOf(null)} />}
       {travelId && <EditTravelDeviceModal travelId={travelId} device={settingsOf} onClose={() => setSettingsOf(null)} />}
       <RouteModal travel={routeOf} onClose={() => setRouteOf(null)} />
       <TravelFormModal opened={creating} onClose={() => setCreating(false)} />
