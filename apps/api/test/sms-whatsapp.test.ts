@@ -239,6 +239,9 @@ describe('phone numbers and settings', () => {
     expect(brazilianMobile('5521987654321')).toEqual({ ok: true, e164: '+5521987654321' });
     expect(brazilianMobile('021 98765-4321')).toEqual({ ok: true, e164: '+5521987654321' });
     expect(brazilianMobile('(21) 3456-7890')).toEqual({ ok: false, problem: 'landline' });
+    expect(brazilianMobile('0 21 21 98765-4321')).toEqual({ ok: true, e164: '+5521987654321' });
+    // Area codes that do not exist in Anatel's plan (libphonenumber-js's metadata): 20, 23, 29…
+    for (const phone of ['(20) 99999-0001', '(23) 99999-0001']) expect(brazilianMobile(phone), phone).toEqual({ ok: false, problem: 'invalid' });
     for (const phone of [null, '', '   ']) expect(brazilianMobile(phone)).toEqual({ ok: false, problem: 'missing' });
     for (const phone of ['(10) 99999-0001', '(11) 89999-0001', '+1 212 555 0100', '(11) 99999-0001 ramal 2', '11999990001999', '(11) 99999-000']) {
       expect(brazilianMobile(phone), phone).toEqual({ ok: false, problem: 'invalid' });

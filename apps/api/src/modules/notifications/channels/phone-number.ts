@@ -1,3 +1,5 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+
 /**
  * A Brazilian mobile number in E.164 (+55, the two-digit area code, 9 and eight digits), from the phone of a
  * profile ("(11) 99999-0001", as the form's mask writes it) or any spelling with a country code or trunk zero.
@@ -6,25 +8,21 @@
  */
 export type PhoneCheck = { ok: true; e164: string } | { ok: false; problem: 'missing' | 'invalid' | 'landline' };
 
+/**
+ * Checked with libphonenumber-js and its full metadata (`/max`, which tells mobiles from landlines by Anatel's
+ * numbering plan, area codes included): a number of another country, an area code that does not exist or a length
+ * that is not Brazil's is invalid; a valid fixed line is a landline.
+ */
 export function brazilianMobile(phone: string | null | undefined): PhoneCheck {
   if (!phone || !phone.trim()) return { ok: false, problem: 'missing' };
+  const text = phone.trim();
   // Only digits and the usual separators; anything else (letters, extensions) is not a number we can text.
-  if (!/^\+?[\d\s().-]+$/.test(phone.trim())) return { ok: false, problem: 'invalid' };
-  let digits = phone.replace(/\D/g, '');
-  if (phone.trim().startsWith('+')) {
-    if (!digits.startsWith('55')) return { ok: false, problem: 'invalid' };
-    digits = digits.slice(2);
-  } else if ((digits.length === 12 || digits.length === 13) && digits.startsWith('55')) {
-    digits = digits.slice(2);
-  } else if (digits.startsWith('0') && (digits.length === 11 || digits.length === 12)) {
-    // Dialled with the trunk zero: 0 + area code + number.
-    digits = digits.slice(1);
-  }
-  // Area codes are two digits, neither of them zero.
-  if (!/^[1-9][1-9]/.test(digits)) return { ok: false, problem: 'invalid' };
-  if (digits.length === 11 && digits[2] === '9') return { ok: true, e164: `+55${digits}` };
-  // Eight digits starting 2 to 5 are landlines.
-  if (digits.length === 10 && /^[2-5]$/.test(digits[2]!)) return { ok: false, problem: 'landline' };
+  if (!/^\+?[\d\s().-]+$/.test(text)) return { ok: false, problem: 'invalid' };
+  const parsed = parsePhoneNumberFromString(text, 'BR');
+  if (!parsed || parsed.country !== 'BR' || !parsed.isValid()) return { ok: false, problem: 'invalid' };
+  const type = parsed.getType();
+  if (type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE') return { ok: true, e164: parsed.number };
+  if (type === 'FIXED_LINE') return { ok: false, problem: 'landline' };
   return { ok: false, problem: 'invalid' };
 }
 
