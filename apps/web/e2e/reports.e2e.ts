@@ -308,6 +308,7 @@ describe('reports (R1, R3–R6)', () => {
           // It fails: the page polls its status and says why, in Portuguese.
           await db.query(`UPDATE reports SET status = 3, error = 'Não foi possível gerar o relatório: teste.' WHERE id = $1`, [queued]);
           await visitor.page.getByText('Não foi possível gerar o relatório: teste.').waitFor({ timeout: 30_000 });
+          await visitor.page.getByText('Peça o relatório de novo no Sentinela, na tela em que o pediu.').waitFor();
           await screenshot(visitor.page, 'report-file-failed-phone');
         }
         expect(csp).toEqual([]);

@@ -30,13 +30,14 @@ h1{font-size:1.25rem;margin:0 0 .75rem;color:#0b7285}p{line-height:1.5;margin:.5
  * Polls the file's status every two seconds; once generated, navigates to the file (the attachment downloads and
  * this page stays, saying so), or shows why it failed. Served with a CSP that allows exactly this script (its hash).
  */
-const WAIT_SCRIPT = `(function(){var el=document.getElementById('state'),again=document.getElementById('again'),file=location.pathname,tries=0;
+const WAIT_SCRIPT = `(function(){var el=document.getElementById('state'),again=document.getElementById('again'),hint=document.getElementById('hint'),file=location.pathname,tries=0;
 function say(t){el.textContent=t}
+function failed(t){document.body.classList.add('done');say(t);hint.textContent='Peça o relatório de novo no Sentinela, na tela em que o pediu.'}
 function poll(){tries++;fetch(file+'/status',{headers:{accept:'application/json'},cache:'no-store'}).then(function(r){
 if(!r.ok){return r.json().then(function(b){throw new Error(b&&b.error||'')})}return r.json()}).then(function(b){
 if(b.status.id===2){document.body.classList.add('done');say('Relatório pronto. O download começou.');again.hidden=false;location.replace(file);return}
-if(b.status.id===3){document.body.classList.add('done');say(b.error||'Não foi possível gerar o relatório.');return}
-setTimeout(poll,tries<30?2000:5000)}).catch(function(e){document.body.classList.add('done');say(e.message||'Não foi possível acompanhar o relatório. Baixe-o na tela Relatórios do Sentinela.')})}
+if(b.status.id===3){failed(b.error||'Não foi possível gerar o relatório.');return}
+setTimeout(poll,tries<30?2000:5000)}).catch(function(e){failed(e.message||'Não foi possível acompanhar o relatório. Baixe-o na tela Relatórios do Sentinela.')})}
 setTimeout(poll,1500)})();`;
 
 const WAIT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(WAIT_SCRIPT).digest('base64')}'`;
@@ -63,7 +64,7 @@ export function sendWaitingPage(reply: FastifyReply, subject: string) {
   const body = `<h1>${escapeHtml(subject)}</h1>
 <p class="status"><span class="spinner" aria-hidden="true"></span><span id="state" role="status" aria-live="polite">O relatório está sendo gerado... O download começará automaticamente.</span></p>
 <p id="again" hidden><a href="">Baixar novamente</a></p>
-<p class="muted">Você pode fechar esta janela depois do download. O relatório também fica na tela Relatórios do Sentinela.</p>`;
+<p class="muted" id="hint">Você pode fechar esta janela depois do download. O relatório também fica na tela Relatórios do Sentinela.</p>`;
   return send(reply, 202, page('Gerando relatório', body, WAIT_SCRIPT), WAIT_SCRIPT_HASH);
 }
 
