@@ -9,7 +9,6 @@ export { formatDecimal, formatRange, pluralize } from '@sentinela/contract';
 
 type DateInput = string | number | Date | null | undefined;
 
-const decimal2 = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const integer = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
 
 /** 1.234 */
