@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { create as contentDisposition } from 'content-disposition';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ReadingsExportPage, ReadingsExportQuery, z } from '@sentinela/contract';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
+import { attachment } from '../../lib/download';
 
 /** Whether the caller asked for CSV (`Accept: text/csv`); anything else gets JSON pages. */
 const wantsCsv = (accept: string | undefined) => !!accept && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
@@ -34,7 +34,7 @@ export const readingsExportRoutes: FastifyPluginAsyncZod<{ services: AppServices
       const body = Readable.from(chunks, { objectMode: false });
       // A client that hangs up stops the reading: the generator ends at its next step.
       body.on('error', (err) => request.log.warn({ err }, 'readings CSV export interrupted'));
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', contentDisposition(filename)).header('cache-control', 'no-store').send(body);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(filename)).header('cache-control', 'no-store').send(body);
     },
   );
 };
