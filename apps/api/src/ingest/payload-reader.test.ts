@@ -10,7 +10,7 @@ afterAll(() => threaded.close());
 
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 const mixed = [
-  { mac: 'aa:bb:cc:dd:ee:01', ts: '2026-11-28T11:59:00Z', temperature: 4.5, humidity: 60, seq: 7 },
+  { mac: 'aa:bb:cc:dd:ee:01', ts: '2026-11-28T11:59:00Z', temperature: 4.5, humidity: 60, seq: 7, fw: '1.4.2' },
   { mac: 'AA:BB:CC:DD:EE:02', ts: '2026-11-28T11:59:01.250Z', lat: -23.5, lng: -46.6 },
   { mac: 'nope', ts: '2026-11-28T11:59:00Z' },
   { mac: 'AA:BB:CC:DD:EE:03', ts: '2026-11-28T11:59:00Z', temperature: 1e300 },
@@ -33,9 +33,9 @@ describe('PayloadReader', () => {
     }
     const read = readPayload(payloads[0]!, nowMs);
     expect(read.count).toBe(6);
-    expect(read.valid.map((r) => [r.index, r.mac, r.temperature, r.lat, r.seq, r.seqModulo])).toEqual([
-      [0, 'AA:BB:CC:DD:EE:01', 4.5, null, 7, 65536],
-      [1, 'AA:BB:CC:DD:EE:02', null, -23.5, null, null],
+    expect(read.valid.map((r) => [r.index, r.mac, r.temperature, r.lat, r.seq, r.seqModulo, r.fw])).toEqual([
+      [0, 'AA:BB:CC:DD:EE:01', 4.5, null, 7, 65536, '1.4.2'],
+      [1, 'AA:BB:CC:DD:EE:02', null, -23.5, null, null, null],
     ]);
     expect(read.rejected.map((r) => [r.index, r.code])).toEqual([[2, 'invalid_mac'], [3, 'out_of_range'], [4, 'future_ts'], [5, 'invalid_reading']]);
   });

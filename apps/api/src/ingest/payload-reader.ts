@@ -75,6 +75,8 @@ export interface ValidColumns {
   lng: Float64Array;
   seq: Float64Array;
   seqModulo: Float64Array;
+  /** The firmware each reading reports (at most 32 checked characters), null when none: cloned, most are null. */
+  fw: (string | null)[];
 }
 
 const NUMBER_COLUMNS = ['ts', 'temperature', 'humidity', 'battery', 'lat', 'lng', 'seq', 'seqModulo'] as const;
@@ -84,11 +86,13 @@ export function toColumns(valid: readonly ValidReading[]): ValidColumns {
   const c: ValidColumns = {
     mac: new Array<string>(n), index: new Int32Array(n), ts: new Float64Array(n), temperature: new Float64Array(n), humidity: new Float64Array(n),
     battery: new Float64Array(n), lat: new Float64Array(n), lng: new Float64Array(n), seq: new Float64Array(n), seqModulo: new Float64Array(n),
+    fw: new Array<string | null>(n),
   };
   for (let i = 0; i < n; i++) {
     const r = valid[i]!;
     c.mac[i] = r.mac;
     c.index[i] = r.index;
+    c.fw[i] = r.fw;
     for (const k of NUMBER_COLUMNS) c[k][i] = r[k] ?? NaN;
   }
   return c;
@@ -102,6 +106,7 @@ export function fromColumns(c: ValidColumns): ValidReading[] {
     out[i] = {
       index: c.index[i]!, mac: c.mac[i]!, ts: c.ts[i]!, temperature: orNull(c.temperature[i]!), humidity: orNull(c.humidity[i]!), battery: orNull(c.battery[i]!),
       lat: orNull(c.lat[i]!), lng: orNull(c.lng[i]!), seq: orNull(c.seq[i]!), seqModulo: orNull(c.seqModulo[i]!),
+      fw: c.fw[i] ?? null,
     };
   }
   return out;
