@@ -15,7 +15,7 @@ import { payloadTooLarge, readFormWithFile } from '../../lib/form-upload';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
-import { attachmentHeader } from '../firmware/routes';
+import { attachment } from '../../lib/download';
 
 /** Largest text field of the form (the points' JSON at its longest is a few kilobytes). */
 const FIELD_MAX_BYTES = 16 * 1024;
@@ -97,7 +97,7 @@ export const calibrationRoutes: FastifyPluginAsyncZod<{ services: AppServices }>
       return reply
         .header('content-type', 'application/pdf')
         .header('content-length', file.size)
-        .header('content-disposition', attachmentHeader(file.filename))
+        .header('content-disposition', attachment(file.filename))
         .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
         .header('x-content-sha256', file.sha256)
         .header('cache-control', 'private, no-store')

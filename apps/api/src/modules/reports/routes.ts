@@ -17,6 +17,7 @@ import {
   z,
   type ReportFileType,
 } from '@sentinela/contract';
+import { AppError } from '../../lib/errors';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
