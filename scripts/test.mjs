@@ -1,4 +1,4 @@
-// `npm test`: the whole suite on a fresh machine. Typecheck, lint, the API suite on a real PostgreSQL
+// `npm test`: the whole suite on a fresh machine. The requirement-to-test check, typecheck, lint, the API suite on a real PostgreSQL
 // (started here from the machine's binaries) and again on the embedded PGlite, the web component tests,
 // and the end-to-end tests in Debian's Chromium. Ends with one line: "N passed, N failed".
 //
@@ -74,6 +74,8 @@ try {
   // Lanes of about equal length (measured: PGlite ~390 s; typecheck + lint + PostgreSQL + web ~540 s).
   await Promise.all([
     (async () => {
+      // Every feature of FEATURES.md named by a test (issue 24 point 5): seconds, so first.
+      await checkStep('traceability', 'node', ['scripts/traceability.mjs', '--missing']);
       await checkStep('typecheck', 'npm', ['run', 'typecheck']);
       await checkStep('lint', 'npx', ['eslint', '--max-warnings=0', '.']);
       await vitestSuite('api (PostgreSQL)', 'apps/api/vitest.config.ts', { DATABASE_URL: postgres.url });
