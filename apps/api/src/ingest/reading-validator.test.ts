@@ -39,7 +39,7 @@ describe('validateReading', () => {
   it('keeps what is present and leaves the rest null', () => {
     expect(validateReading({ mac: 'C3:00:00:00:01:01', ts: '2026-11-22T11:59:00Z', temperature: 4.25 }, 3, NOW)).toEqual({
       index: 3, mac: 'C3:00:00:00:01:01', ts: Date.parse('2026-11-22T11:59:00Z'), temperature: 4.25, humidity: null, battery: null, lat: null, lng: null,
-      seq: null, seqModulo: null,
+      seq: null, seqModulo: null, fw: null,
     });
   });
 
