@@ -25,17 +25,19 @@ describe('Configurações: Lembretes e escalonamento (issue 11 item 4)', () => {
     await page.getByRole('heading', { name: 'Lembretes e escalonamento' }).waitFor();
     const reminder = page.getByLabel('Lembrete a cada (minutos)');
     const escalation = page.getByLabel('Escalonar para os administradores após (minutos)');
+    // Configurações has other sections with their own Salvar (Retenção de dados): this one's is in its form.
+    const save = page.locator('form').filter({ hasText: 'Lembrete a cada (minutos)' }).getByRole('button', { name: 'Salvar' });
     await expect.poll(() => reminder.inputValue()).toBe('30');
     expect(await escalation.inputValue()).toBe('60');
 
     await reminder.fill('2');
-    await page.getByRole('button', { name: 'Salvar' }).click();
+    await save.click();
     await page.getByText('O intervalo dos lembretes deve ser 0 (desligado) ou um número inteiro de minutos entre 5 e 1440.').waitFor();
     await screenshot(page, 'alarm-escalation-invalid-desktop');
 
     await reminder.fill('15');
     await escalation.fill('45');
-    await page.getByRole('button', { name: 'Salvar' }).click();
+    await save.click();
     await page.getByText('Lembretes e escalonamento salvos.').waitFor();
     await page.reload();
     await expect.poll(() => page.getByLabel('Lembrete a cada (minutos)').inputValue()).toBe('15');
@@ -49,7 +51,7 @@ describe('Configurações: Lembretes e escalonamento (issue 11 item 4)', () => {
     await openSettings(phone.page, 'vida.adm');
     await expect.poll(() => phone.page.getByLabel('Lembrete a cada (minutos)').inputValue()).toBe('15');
     await phone.page.getByLabel('Lembrete a cada (minutos)').fill('0');
-    await phone.page.getByRole('button', { name: 'Salvar' }).click();
+    await phone.page.locator('form').filter({ hasText: 'Lembrete a cada (minutos)' }).getByRole('button', { name: 'Salvar' }).click();
     await phone.page.getByText('Lembretes e escalonamento salvos.').waitFor();
     await screenshot(phone.page, 'alarm-escalation-phone');
     await phone.context.close();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { e2e } from './environment';
+import { signUpCheck } from './human-check';
 
 /**
  * Subscriptions in the browser (issue 13 items 1, 2 and 6; ADR 32): /complete-register step 3 with the first
@@ -64,6 +65,7 @@ describe('subscription (ADR 32)', () => {
       body: JSON.stringify({
         name: 'Ana Assinante', username, email: `${username}@example.com`, phone: '(11) 98888-1234', password: PASSWORD,
         client: { name: `Câmara Fria ${stamp}` }, plan_id: essencial._id, cicle_id: essencial.cicle.find((c) => c.name === 'Mensal')!.id,
+        altcha: await signUpCheck(),
       }),
     });
     expect(signUp.status).toBe(200);

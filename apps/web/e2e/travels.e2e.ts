@@ -327,8 +327,10 @@ describe('localizator (T5)', () => {
     await card(page).waitFor();
     await expect.poll(() => card(page).getByTestId('card-temperature').innerText()).toContain('5,50 °C');
     expect(await card(page).getByTestId('card-battery').getAttribute('data-level')).toBe('full');
-    // No menu for visitors: readings (and Configurações) are for signed-in users.
-    expect(await card(page).getByRole('button', { name: /Ações de/ }).count()).toBe(0);
+    // A visitor's menu shows what the code lets them see (ADR 72): the charts, never Registros nor Configurações.
+    await card(page).getByRole('button', { name: /^Ações de / }).click();
+    expect((await page.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Gráficos']);
+    await page.keyboard.press('Escape');
     await screenshot(page, 'localizator-devices');
 
     await page.setViewportSize(PHONE);
