@@ -329,6 +329,7 @@ describe('localizator (T5)', () => {
     expect(await card(page).getByTestId('card-battery').getAttribute('data-level')).toBe('full');
     // A visitor's menu shows what the code lets them see (ADR 72): the charts, never Registros nor Configurações.
     await card(page).getByRole('button', { name: /^Ações de / }).click();
+    await page.getByRole('menuitem', { name: 'Gráficos' }).waitFor();
     expect((await page.getByRole('menuitem').allInnerTexts()).map((t) => t.trim())).toEqual(['Gráficos']);
     await page.keyboard.press('Escape');
     await screenshot(page, 'localizator-devices');
