@@ -26,6 +26,31 @@ function holderOf(file) {
 }
 
 /**
+ * Creates the lock already holding this process's pid, or returns false when it exists. The pid is written to a file of
+ * this process's own first and then hard-linked into place (link fails when the name exists), so no other process can
+ * ever read the lock empty and take it for a stale one.
+ * @param {string} file
+ */
+function createHolding(file) {
+  const mine = `${file}.${process.pid}.new`;
+  const fd = openSync(mine, 'w');
+  try {
+    writeSync(fd, String(process.pid));
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(mine, file);
+    return true;
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
+    return false;
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
+/**
  * Runs `work` holding the lock `file`, waiting (polling) while another live process holds it.
  * @template T
  * @param {string} file
@@ -36,14 +61,7 @@ function holderOf(file) {
 export async function withBuildLock(file, work, { onWait, pollMs = 250 } = {}) {
   let told = false;
   for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (err) {
-      if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'EEXIST') throw err;
-    }
+    if (createHolding(file)) break;
     const holder = holderOf(file);
     if (holder && alive(holder)) {
       if (!told) onWait?.(holder);
@@ -69,6 +87,7 @@ export async function withBuildLock(file, work, { onWait, pollMs = 250 } = {}) {
   try {
     return await work();
   } finally {
-    rmSync(file, { force: true });
+    // Only this process's own lock is removed: never one another process took over meanwhile.
+    if (holderOf(file) === process.pid) rmSync(file, { force: true });
   }
 }

@@ -155,8 +155,10 @@ export class WebhookService {
       data: { webhook_id: webhook._id, message: 'Teste de webhook do Sentinela.' },
     });
     const deliveryId = await insertSingleDelivery(this.db, { webhookId: webhook._id, messageId: newMessageId(), event: WEBHOOK_TEST_EVENT, payload, at: now });
+    // The answer is the delivery as queued, read before the job is sent: a fast worker must not change what it says.
+    const queued = await this.deliveryOf(webhook._id, deliveryId);
     await this.jobs.send(WEBHOOK_DELIVER_JOB, { deliveryId, attempt: 1 }, `webhook:${deliveryId}:1`);
-    return this.deliveryOf(webhook._id, deliveryId);
+    return queued;
   }
 
   /** "Reenviar": one more attempt of a finished delivery, now, with the same `webhook-id` and body. */
@@ -167,8 +169,9 @@ export class WebhookService {
     if (!delivery.enabled) throw conflict(M.disabled);
     const reopened = await reopenForRedelivery(this.db, deliveryId, this.clock.now());
     if (!reopened) throw conflict('Esta entrega ainda está em andamento.');
+    const queued = await this.deliveryOf(id, deliveryId);
     await this.jobs.send(WEBHOOK_DELIVER_JOB, { deliveryId, attempt: reopened.attempts + 1 }, `webhook:${deliveryId}:${reopened.attempts + 1}`);
-    return this.deliveryOf(id, deliveryId);
+    return queued;
   }
 
   // --- delivery ---
