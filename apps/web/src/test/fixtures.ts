@@ -1,4 +1,4 @@
-import { PROFILE_NAMES, type Device, type EnterpriseSummary, type ProfileId, type SessionUser } from '@sentinela/contract';
+import { PROFILE_NAMES, type Device, type EnterpriseSummary, type ProfileId, type SessionUser, type Subscription } from '@sentinela/contract';
 import type { Session } from '../lib/session';
 
 export function makeUser(profileId: ProfileId, overrides: Partial<SessionUser> = {}): SessionUser {
@@ -60,6 +60,22 @@ export function makeEnterprise(index: number, overrides: Partial<EnterpriseSumma
     available_devices: [],
     users: [],
     userOwner: null,
+    ...overrides,
+  };
+}
+
+/** An enterprise on Profissional (Mensal) that owes nothing. */
+export function makeSubscription(overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    enterprise: { _id: 'ent-1', name: 'Frigorífico Boa Vista' },
+    current: { plan_id: 'p2', plan_name: 'Profissional', cicle_id: 'c2', cicle_name: 'Mensal', value_cents: 39990 },
+    status: 'active',
+    started_at: '2026-10-05T12:00:00.000Z',
+    restricted_at: null,
+    period: { start: '2026-11-05T12:00:00.000Z', end: '2026-12-05T12:00:00.000Z' },
+    pending_change: null,
+    open_invoice: null,
+    overdue_invoice: null,
     ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
-import { makeDevice, makeSession } from '../../../test/fixtures';
+import { makeDevice, makeSession, makeSubscription } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
 const USER_ID = makeSession(3).user._id;
@@ -145,4 +145,53 @@ describe('/my-devices (D1)', () => {
     expect(await screen.findByText('Não foi possível encontrar dispositivos')).toBeTruthy();
     expect(screen.getByText('Erro!')).toBeTruthy();
   });
+
+  describe('an enterprise with no device (issue 26, ADR 84)', () => {
+    const profile = (verified: boolean) => ({ name: 'Lia', username: 'lia', email: 'lia@example.com', phone: null, verified });
+    const address = { cep: '01310100', number: '1000', address: 'Avenida Paulista', neighbourhood: 'Bela Vista', city: 'São Paulo', uf: 'SP', ibge: '3550308' };
+
+    it('points an administrator to /complete-register, naming the steps the server says are missing', async () => {
+      openMyDevices(2, ({ url }) => {
+        const { pathname } = new URL(url, 'http://localhost');
+        if (pathname === '/api/profile') return jsonResponse(profile(true));
+        if (pathname === '/api/enterprise/address') return jsonResponse(null);
+        if (pathname === '/api/subscription') return errorResponse(404, 'Assinatura não encontrada.');
+        return jsonResponse([]);
+      });
+      expect(await screen.findByText('Sua empresa ainda não tem dispositivos')).toBeTruthy();
+      expect((await screen.findByTestId('no-devices-missing')).textContent).toBe('Faltam 2 passos: endereço, pagamento.');
+      expect(screen.getByRole('link', { name: 'Concluir cadastro' }).getAttribute('href')).toBe('/complete-register');
+      expect(screen.queryByText('Nada encontrado...')).toBeNull();
+    });
+
+    it('once the registration is complete, says the sensors come when linked', async () => {
+      openMyDevices(2, ({ url }) => {
+        const { pathname } = new URL(url, 'http://localhost');
+        if (pathname === '/api/profile') return jsonResponse(profile(true));
+        if (pathname === '/api/enterprise/address') return jsonResponse(address);
+        if (pathname === '/api/subscription') return jsonResponse(makeSubscription());
+        return jsonResponse([]);
+      });
+      expect(await screen.findByText(/O cadastro da empresa está concluído/)).toBeTruthy();
+      expect(screen.queryByTestId('no-devices-missing')).toBeNull();
+      expect(screen.getByRole('link', { name: 'Ver cadastro' }).getAttribute('href')).toBe('/complete-register');
+    });
+
+    it('tells a user without devices who links them, and never asks the enterprise\'s address or plan', async () => {
+      const { requests } = openMyDevices(3, ({ url }) => (new URL(url, 'http://localhost').pathname === '/api/profile' ? jsonResponse(profile(false)) : jsonResponse([])));
+      expect(await screen.findByText('Nenhum dispositivo vinculado a você')).toBeTruthy();
+      // /complete-register is the administrators' (enterprise:settings): no link a user would be refused at.
+      expect(screen.queryByRole('link', { name: 'Concluir cadastro' })).toBeNull();
+      expect(screenRequests(requests).map((r) => r.url)).toEqual(['/api/devices-by-user/' + USER_ID]);
+    });
+
+    it('the platform\'s admin keeps the empty table', async () => {
+      startSession({ ...makeSession(1), enterprise: { _id: null, name: null } });
+      mockFetch(() => jsonResponse([]));
+      renderApp('/my-devices');
+      expect(await screen.findByText('Nada encontrado...')).toBeTruthy();
+      expect(screen.queryByTestId('no-devices-hint')).toBeNull();
+    });
+  });
 });
+

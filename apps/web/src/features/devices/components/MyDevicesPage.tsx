@@ -8,11 +8,15 @@ import { DevicesTable } from './DevicesTable';
 // The live updates (socket client included) load once the list has been shown, after the first paint (ADR 0049).
 const LiveDevices = lazy(() => import('../live/LiveDevices'));
 const ListErrorAlert = lazy(() => import('./ListErrorAlert'));
+// Only an empty list needs the way to /complete-register (ADR 84): a list with devices never loads it.
+const NoDevicesHint = lazy(() => import('./NoDevicesHint'));
 
 /** /my-devices "Meus Dispositivos" (D1), kept live by the devices feed (ADR 0049). */
 export function MyDevicesPage() {
-  const { user } = useRequiredSession();
+  const { user, enterprise } = useRequiredSession();
   const devices = useMyDevices(user);
+  // Someone of an enterprise with nothing to list is told what comes first; the platform's admin keeps the table.
+  const empty = devices.data?.length === 0 && !!enterprise?._id;
 
   return (
     <Stack>
@@ -29,11 +33,17 @@ export function MyDevicesPage() {
           <ListErrorAlert />
         </Suspense>
       )}
-      <DevicesTable
-        devices={devices.data ?? []}
-        loading={devices.isPending && !devices.isError}
-        canRename={can(user.profile._id, 'devices:rename')}
-      />
+      {empty ? (
+        <Suspense fallback={null}>
+          <NoDevicesHint />
+        </Suspense>
+      ) : (
+        <DevicesTable
+          devices={devices.data ?? []}
+          loading={devices.isPending && !devices.isError}
+          canRename={can(user.profile._id, 'devices:rename')}
+        />
+      )}
     </Stack>
   );
 }

@@ -1,11 +1,7 @@
-import { AccountMessageResponse, ProfileResponse } from '@sentinela/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { useQuery } from '@tanstack/react-query';
+import { profileQuery } from '../../../lib/registration';
 
 /** GET /api/profile: the e-mail and whether it is confirmed (step 1). */
-export const useEmailState = () =>
-  useQuery({ queryKey: ['profile'], queryFn: () => apiRequest('/api/profile', { schema: ProfileResponse }) });
+export const useEmailState = () => useQuery(profileQuery);
 
-/** POST /api/verify-email/resend: "Reenviar e-mail". */
-export const useResendConfirmation = () =>
-  useMutation({ mutationFn: () => apiRequest('/api/verify-email/resend', { method: 'POST', schema: AccountMessageResponse }) });
+export { useResendConfirmation } from '../../../lib/registration';

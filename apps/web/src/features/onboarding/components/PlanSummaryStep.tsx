@@ -1,11 +1,11 @@
 import { Alert, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { MSG, can, formatBRL, isMonthlyCycle } from '@sentinela/contract';
+import { MSG, formatBRL, isMonthlyCycle } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PixPayment } from '../../../components/PixPayment';
 import { errorMessage } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
-import { useRequiredSession } from '../../../lib/session';
+import { useIsEnterpriseAdmin } from '../../../lib/registration';
 import { formatDay, useRefreshAfterPayment, useSubscription } from '../../../lib/subscription';
 
 /**
@@ -13,8 +13,7 @@ import { formatDay, useRefreshAfterPayment, useSubscription } from '../../../lib
  * copy button, QR). The invoice is issued at sign-up (ADR 32), so it is here on the first visit.
  */
 export function PlanSummaryStep({ onBack }: { onBack: () => void }) {
-  const { user, enterprise } = useRequiredSession();
-  const admin = can(user.profile._id, 'enterprise:settings') && !!enterprise?._id;
+  const admin = useIsEnterpriseAdmin();
   const subscription = useSubscription(admin);
   const refreshAfterPayment = useRefreshAfterPayment();
   const footer = (hasPlan: boolean) => (

@@ -4,7 +4,7 @@ import { PLAN_MESSAGES, SUBSCRIPTION_MESSAGES, type Invoice, type Subscription, 
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch } from '../../../test/fetch';
-import { makeSession } from '../../../test/fixtures';
+import { makeSession, makeSubscription } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
 
 /** /plans for an enterprise's administrator (ADR 32), the overdue/restricted banner, and /complete-register step 3. */
@@ -36,18 +36,7 @@ const invoice = (overrides: Partial<Invoice> = {}): Invoice => ({
   ...overrides,
 });
 
-const subscription = (overrides: Partial<Subscription> = {}): Subscription => ({
-  enterprise: { _id: 'ent-1', name: 'Frigorífico Boa Vista' },
-  current: { plan_id: 'p2', plan_name: 'Profissional', cicle_id: 'c2', cicle_name: 'Mensal', value_cents: 39990 },
-  status: 'active',
-  started_at: '2026-10-05T12:00:00.000Z',
-  restricted_at: null,
-  period: { start: '2026-11-05T12:00:00.000Z', end: '2026-12-05T12:00:00.000Z' },
-  pending_change: null,
-  open_invoice: null,
-  overdue_invoice: null,
-  ...overrides,
-});
+const subscription = makeSubscription;
 
 const standing = (overrides: Partial<SubscriptionStanding> = {}): SubscriptionStanding => ({
   status: 'active', restricted_at: null, restricts_at: null, overdue_invoice: null, ...overrides,

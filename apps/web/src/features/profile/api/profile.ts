@@ -1,12 +1,11 @@
-import { AccountMessageResponse, ProfileResponse, type ChangePasswordBody, type ProfileBody } from '@sentinela/contract';
+import { AccountMessageResponse, type ChangePasswordBody, type ProfileBody } from '@sentinela/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { profileQuery } from '../../../lib/registration';
 import { updateSessionUser } from '../../../lib/session';
 
-const profileKey = ['profile'] as const;
-
 /** GET /api/profile (A7). */
-export const useProfile = () => useQuery({ queryKey: profileKey, queryFn: () => apiRequest('/api/profile', { schema: ProfileResponse }) });
+export const useProfile = () => useQuery(profileQuery);
 
 /** POST /api/profile/ (the documents' spelling). */
 export function useSaveProfile() {
@@ -14,7 +13,7 @@ export function useSaveProfile() {
   return useMutation({
     mutationFn: (body: ProfileBody) => apiRequest('/api/profile/', { method: 'POST', body, schema: AccountMessageResponse }),
     onSuccess: async (_answer, body) => {
-      const fresh = await queryClient.fetchQuery({ queryKey: profileKey, queryFn: () => apiRequest('/api/profile', { schema: ProfileResponse }) });
+      const fresh = await queryClient.fetchQuery(profileQuery);
       updateSessionUser({ name: body.name, username: body.username, email: body.email, phone: body.phone, verified: fresh.verified });
     },
   });
@@ -24,6 +23,4 @@ export function useSaveProfile() {
 export const useChangePassword = () =>
   useMutation({ mutationFn: (body: ChangePasswordBody) => apiRequest('/api/me/change-password', { method: 'POST', body, schema: AccountMessageResponse }) });
 
-/** POST /api/verify-email/resend: "Reenviar e-mail". */
-export const useResendConfirmation = () =>
-  useMutation({ mutationFn: () => apiRequest('/api/verify-email/resend', { method: 'POST', schema: AccountMessageResponse }) });
+export { useResendConfirmation } from '../../../lib/registration';
