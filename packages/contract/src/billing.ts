@@ -37,7 +37,8 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /**
  * R$ with decimal comma and dot thousands (document 000 §9), from integer centavos, without floating point. The one
- * money formatter of server and web: amounts kept in reais (a plan cycle's `value`) go through `reaisToCents`.
+ * money formatter of server and web: amounts kept in reais (a plan cycle's `value`) go through money.ts'
+ * `numberToCents`.
  */
 export function formatBRL(cents: number): string {
   const negative = cents < 0;
@@ -45,13 +46,6 @@ export function formatBRL(cents: number): string {
   const reais = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   const centavos = (abs % 100).toString().padStart(2, '0');
   return `${negative ? '-' : ''}R$ ${reais},${centavos}`;
-}
-
-/** Reais (two decimals, as plans carry them) to centavos, from the decimal text: never reais × 100 in floating point. */
-export function reaisToCents(reais: number): number {
-  const [whole = '0', fraction = ''] = Math.abs(reais).toFixed(2).split('.');
-  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-  return reais < 0 ? -cents : cents;
 }
 
 export const Invoice = z.object({

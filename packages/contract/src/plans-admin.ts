@@ -1,4 +1,5 @@
 import { z } from './zod-locale';
+import { formatBRL } from './billing';
 import { IsoDate } from './common';
 import { numberToCents, parseBrlCents } from './money';
 import { pluralize } from './text-format';
@@ -50,13 +51,7 @@ export const FAQ_ITEMS_MAX = 100;
 export const PLAN_CYCLE_NAMES = ['Mensal', 'Anual'] as const;
 export type PlanCycleName = (typeof PLAN_CYCLE_NAMES)[number];
 
-/** "R$ 1.529,00" for a value in centavos (pt-BR: dot thousands, decimal comma). */
-export function formatBrlCents(cents: number): string {
-  const reais = Math.trunc(cents / 100).toLocaleString('pt-BR');
-  return `R$ ${reais},${String(Math.abs(cents % 100)).padStart(2, '0')}`;
-}
-
-const moneyMessage = (label: string) => `${label} deve ser um valor em reais entre 0,00 e ${formatBrlCents(PLAN_VALUE_MAX_CENTS)}, com no máximo dois decimais.`;
+const moneyMessage = (label: string) => `${label} deve ser um valor em reais entre 0,00 e ${formatBRL(PLAN_VALUE_MAX_CENTS)}, com no máximo dois decimais.`;
 
 /**
  * A price in BRL as forms and API clients send it (149.9, "149,90", "1.529,00", "R$ 1.529,00") → whole centavos, by

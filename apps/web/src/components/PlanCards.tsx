@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Tabs.css';
 import { Badge, Button, Card, List, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { formatBRL, isMonthlyCycle, reaisToCents, type Plan } from '@sentinela/contract';
+import { formatBRL, isMonthlyCycle, numberToCents, type Plan } from '@sentinela/contract';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 
@@ -50,7 +50,7 @@ export function PlanCards({
                   )}
                 </Text>
                 <Text fw={700} fz={28}>
-                  {formatBRL(reaisToCents(cycle.value))}
+                  {formatBRL(numberToCents(cycle.value) ?? 0)}
                   <Text span c="dimmed" fz="md">
                     {isMonthlyCycle(cycle.name) ? '/mês' : '/ano'}
                   </Text>

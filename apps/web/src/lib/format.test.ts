@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayjs } from './dayjs';
-import { formatBRL, reaisToCents } from '@sentinela/contract';
+import { formatBRL, numberToCents } from '@sentinela/contract';
 import {
   formatCardDateTime,
   formatDate,
@@ -35,13 +35,13 @@ describe('pt-BR formats (P7)', () => {
 
   it('formats BRL with dot thousands and decimal comma (the contract\'s one formatter, from centavos)', () => {
     expect(formatBRL(123456)).toBe('R$ 1.234,56');
-    expect(formatBRL(reaisToCents(250))).toBe('R$ 250,00');
-    expect(formatBRL(reaisToCents(1234567.891))).toBe('R$ 1.234.567,89');
-    expect(formatBRL(reaisToCents(-5.5))).toBe('-R$ 5,50');
-    // Reais that binary floating point cannot hold exactly still give their centavos.
-    expect(reaisToCents(0.29)).toBe(29);
-    expect(reaisToCents(1.005)).toBe(100);
-    expect(reaisToCents(19.99)).toBe(1999);
+    expect(formatBRL(numberToCents(250)!)).toBe('R$ 250,00');
+    expect(formatBRL(numberToCents(1234567.89)!)).toBe('R$ 1.234.567,89');
+    expect(formatBRL(-550)).toBe('-R$ 5,50');
+    // Reais that binary floating point cannot hold exactly still give their centavos; three decimals are no amount.
+    expect(numberToCents(0.29)).toBe(29);
+    expect(numberToCents(19.99)).toBe(1999);
+    expect(numberToCents(1.005)).toBeNull();
   });
 
   it('converts UTC times to local time in the three date formats', () => {

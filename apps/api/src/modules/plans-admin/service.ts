@@ -1,4 +1,4 @@
-import { FAQ_ADMIN_MESSAGES as F, FAQ_ITEMS_MAX, PLAN_ADMIN_MESSAGES as P, type AdminFaqItem, type AdminPlan, type FaqBody, type PlanBodyParsed } from '@sentinela/contract';
+import { FAQ_ADMIN_MESSAGES as F, FAQ_ITEMS_MAX, PLAN_ADMIN_MESSAGES as P, type AdminFaqItem, type AdminPlan, type FaqBody, type PlanBodyParsed, numberToCents } from '@sentinela/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
@@ -7,10 +7,11 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 
 /** numeric(12, 2) as exact text: centavos are integers, and so is their division into reais and centavos. */
 const centsToNumeric = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-/** PostgreSQL answers numeric as text ("149.90"); PGlite may answer a number. Either way, whole centavos. */
+/** PostgreSQL answers numeric(12, 2) as text ("149.90"); PGlite may answer a number. Either way, whole centavos. */
 function numericToCents(value: unknown): number {
-  const [reais = '0', centavos = ''] = String(value).split('.');
-  return Number(reais) * 100 + Number(centavos.padEnd(2, '0').slice(0, 2));
+  const cents = numberToCents(Number(value));
+  if (cents === null) throw new Error(`numeric(12, 2) expected, got ${String(value)}`);
+  return cents;
 }
 
 /** Foreign-key violation: a row elsewhere (a subscription, a change request, an invoice) still points at this one. */

@@ -1,5 +1,5 @@
 import { Alert, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { MSG, can, formatBRL, invoiceLine, isMonthlyCycle, reaisToCents, type Plan, type Subscription } from '@sentinela/contract';
+import { MSG, can, formatBRL, invoiceLine, isMonthlyCycle, numberToCents, type Plan, type Subscription } from '@sentinela/contract';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -14,7 +14,8 @@ import { SubscriptionPanel } from './SubscriptionPanel';
 
 type Choice = { plan: Plan; cycle: Plan['cicle'][number] };
 
-const toCents = reaisToCents;
+// Plan values are reais with two decimals at most (validated when saved): exact centavos, by the one converter.
+const toCents = (reais: number) => numberToCents(reais) ?? 0;
 
 /**
  * What choosing this plan will do, as the server decides it (ADR 32): a higher price in the same cycle is an upgrade

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { MSG, PLAN_ADMIN_MESSAGES, formatBRL, reaisToCents, type AdminPlan } from '@sentinela/contract';
+import { MSG, PLAN_ADMIN_MESSAGES, formatBRL, numberToCents, type AdminPlan } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
@@ -51,7 +51,7 @@ export function PlansTab() {
       render: (p) => (
         <Stack gap={0}>
           {p.cicle.map((c) => (
-            <NoWrap key={c.id}>{`${formatBRL(reaisToCents(c.value))}${c.name === 'Mensal' ? '/mês' : '/ano'}`}</NoWrap>
+            <NoWrap key={c.id}>{`${formatBRL(numberToCents(c.value) ?? 0)}${c.name === 'Mensal' ? '/mês' : '/ano'}`}</NoWrap>
           ))}
         </Stack>
       ),
