@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Center, Group, Loader, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
+import { NumberInput, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { AlarmEscalationSettings, ESCALATION_MESSAGES, MSG } from '@sentinela/contract';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { Controller, useForm } from 'react-hook-form';
+import { SettingsSaveButton, SettingsSection, SettingsValues } from '../../../components/SettingsSection';
 import { errorMessage } from '../../../lib/api-client';
 import { useAlarmEscalation, useSaveAlarmEscalation } from '../api/alarm-escalation';
 
@@ -14,26 +14,12 @@ import { useAlarmEscalation, useSaveAlarmEscalation } from '../api/alarm-escalat
 export function AlarmEscalationSection() {
   const current = useAlarmEscalation();
   return (
-    <Paper withBorder radius="md" p="lg">
-      <Stack>
-        <Title order={4}>Lembretes e escalonamento</Title>
-        <Text size="sm" c="dimmed">
-          Enquanto um alarme da empresa continuar ativo e sem reconhecimento, quem o recebeu é lembrado a cada intervalo; depois do tempo para
-          escalonar, os administradores da empresa também são avisados (por e-mail, se não recebem os alarmes por outro canal).
-        </Text>
-        {current.isPending ? (
-          <Center>
-            <Loader aria-label="Carregando" />
-          </Center>
-        ) : current.isError ? (
-          <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-            {errorMessage(current.error, MSG.internalError)}
-          </Alert>
-        ) : (
-          <EscalationForm values={current.data} />
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Lembretes e escalonamento"
+      description="Enquanto um alarme da empresa continuar ativo e sem reconhecimento, quem o recebeu é lembrado a cada intervalo; depois do tempo para escalonar, os administradores da empresa também são avisados (por e-mail, se não recebem os alarmes por outro canal)."
+    >
+      <SettingsValues query={current}>{(values) => <EscalationForm values={values} />}</SettingsValues>
+    </SettingsSection>
   );
 }
 
@@ -97,11 +83,7 @@ function EscalationForm({ values }: { values: AlarmEscalationSettings }) {
             />
           )}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            Salvar
-          </Button>
-        </Group>
+        <SettingsSaveButton loading={save.isPending} />
       </Stack>
     </form>
   );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ComplianceSettings, MSG } from '@sentinela/contract';
 import { IconShieldCheck } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ReasonField, reasonBody, reasonProblem } from '../../../components/compliance/ReasonField';
+import { SettingsSection } from '../../../components/SettingsSection';
 import { apiRequest, errorMessage } from '../../../lib/api-client';
 import { useCompliance } from '../../../lib/compliance';
 import { paths } from '../../../lib/paths';
@@ -40,10 +41,11 @@ export function ComplianceSection() {
     );
   };
   return (
-    <Paper withBorder radius="md" p="lg" data-testid="compliance-section">
-      <Stack>
-        <Title order={4}>Conformidade (GxP)</Title>
-        <Text size="sm" c="dimmed">
+    <SettingsSection
+      title="Conformidade (GxP)"
+      testId="compliance-section"
+      description={
+        <>
           Para quem responde à ANVISA (RDC 430/2020), FDA 21 CFR Part 11 ou EU GMP Anexo 11: com o modo GxP, alterações de limites,
           configurações, vínculos, dispositivos de viagem e cadastros de usuários exigem um motivo, e reconhecer alarmes ou aprovar relatórios
           passa a ser uma assinatura eletrônica (senha e significado). Tudo fica na{' '}
@@ -51,24 +53,25 @@ export function ComplianceSection() {
             trilha de auditoria
           </Text>
           .
-        </Text>
-        <Switch label="Modo GxP" checked={compliance.gxp} disabled={compliance.loading || save.isPending} onChange={() => (turnOff ? undefined : onToggle())} readOnly={turnOff} />
-        {compliance.gxp && (
-          <Alert color="teal" variant="light" icon={<IconShieldCheck />}>
-            Ativo: motivos e assinaturas eletrônicas são exigidos.
-          </Alert>
-        )}
-        {turnOff && (
-          <Stack gap="xs">
-            <ReasonField value={reason} onChange={setReason} required error={reasonError} />
-            <Group justify="flex-end">
-              <Button color="red" variant="light" loading={save.isPending} onClick={onToggle}>
-                Desativar o modo GxP
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Stack>
-    </Paper>
+        </>
+      }
+    >
+      <Switch label="Modo GxP" checked={compliance.gxp} disabled={compliance.loading || save.isPending} onChange={() => (turnOff ? undefined : onToggle())} readOnly={turnOff} />
+      {compliance.gxp && (
+        <Alert color="teal" variant="light" icon={<IconShieldCheck />}>
+          Ativo: motivos e assinaturas eletrônicas são exigidos.
+        </Alert>
+      )}
+      {turnOff && (
+        <Stack gap="xs">
+          <ReasonField value={reason} onChange={setReason} required error={reasonError} />
+          <Group justify="flex-end">
+            <Button color="red" variant="light" loading={save.isPending} onClick={onToggle}>
+              Desativar o modo GxP
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </SettingsSection>
   );
 }

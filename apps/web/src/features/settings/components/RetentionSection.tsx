@@ -1,9 +1,10 @@
-import { Alert, Button, Center, Group, Loader, NumberInput, Paper, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
+import { Alert, NumberInput, Stack, Switch, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, RETENTION_MAX_DAYS, type RetentionSettings } from '@sentinela/contract';
-import { IconAlertCircle, IconLock } from '@tabler/icons-react';
+import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ReasonField, reasonBody, reasonProblem } from '../../../components/compliance/ReasonField';
+import { SettingsSaveButton, SettingsSection, SettingsValues } from '../../../components/SettingsSection';
 import { errorMessage } from '../../../lib/api-client';
 import { useCompliance } from '../../../lib/compliance';
 import { useRetention, useSaveRetention } from '../api/retention';
@@ -16,26 +17,13 @@ import { useRetention, useSaveRetention } from '../api/retention';
 export function RetentionSection() {
   const current = useRetention();
   return (
-    <Paper withBorder radius="md" p="lg" data-testid="retention-section">
-      <Stack>
-        <Title order={4}>Retenção de dados</Title>
-        <Text size="sm" c="dimmed">
-          Por quanto tempo as leituras e os arquivos de relatório da empresa são guardados. Uma vez por dia, o que passou do prazo é removido e a
-          remoção fica registrada na trilha de auditoria. A RDC 430/2020 pede os registros por pelo menos 5 anos.
-        </Text>
-        {current.isPending ? (
-          <Center>
-            <Loader aria-label="Carregando" />
-          </Center>
-        ) : current.isError ? (
-          <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-            {errorMessage(current.error, MSG.internalError)}
-          </Alert>
-        ) : (
-          <RetentionForm key={JSON.stringify(current.data)} values={current.data} />
-        )}
-      </Stack>
-    </Paper>
+    <SettingsSection
+      title="Retenção de dados"
+      testId="retention-section"
+      description="Por quanto tempo as leituras e os arquivos de relatório da empresa são guardados. Uma vez por dia, o que passou do prazo é removido e a remoção fica registrada na trilha de auditoria. A RDC 430/2020 pede os registros por pelo menos 5 anos."
+    >
+      <SettingsValues query={current}>{(values) => <RetentionForm key={JSON.stringify(values)} values={values} />}</SettingsValues>
+    </SettingsSection>
   );
 }
 
@@ -127,11 +115,7 @@ function RetentionForm({ values }: { values: RetentionSettings }) {
           </Alert>
         )}
         {compliance.mayNeedReason && <ReasonField value={reason} onChange={setReason} required={compliance.gxp} error={errors.reason ?? null} />}
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            Salvar
-          </Button>
-        </Group>
+        <SettingsSaveButton loading={save.isPending} />
       </Stack>
     </form>
   );

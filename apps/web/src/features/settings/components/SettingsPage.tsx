@@ -1,8 +1,9 @@
-import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Switch, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Switch, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, NOTIFICATION_CHANNEL_NAMES, Profile, type NotificationChannelStatus } from '@sentinela/contract';
-import { IconAlertCircle, IconBrandTelegram } from '@tabler/icons-react';
+import { IconBrandTelegram } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { SettingsSection, SettingsValues } from '../../../components/SettingsSection';
 import { errorMessage } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 import { useNotificationSettings, useToggleChannel, useUnlinkTelegram } from '../api/notification-channels';
@@ -23,27 +24,18 @@ export function SettingsPage() {
   return (
     <Stack maw={720}>
       <Title order={2}>Configurações</Title>
-      <Paper withBorder radius="md" p="lg">
-        <Stack>
-          <Title order={4}>Por onde deseja receber notificações?</Title>
-          {settings.isPending ? (
-            <Center>
-              <Loader aria-label="Carregando" />
-            </Center>
-          ) : settings.isError ? (
-            <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
-              {errorMessage(settings.error, MSG.internalError)}
-            </Alert>
-          ) : (
+      <SettingsSection title="Por onde deseja receber notificações?">
+        <SettingsValues query={settings}>
+          {(values) => (
             <>
-              {settings.data.channels.map((status) =>
+              {values.channels.map((status) =>
                 status.channel === 'push' ? <PushChannelRow key={status.channel} status={status} /> : <ChannelRow key={status.channel} status={status} />,
               )}
-              {settings.data.telegram.linked && <TelegramLinked />}
+              {values.telegram.linked && <TelegramLinked />}
             </>
           )}
-        </Stack>
-      </Paper>
+        </SettingsValues>
+      </SettingsSection>
       {isEnterpriseAdmin && <AlarmEscalationSection />}
       {isEnterpriseAdmin && <ComplianceSection />}
       {isEnterpriseAdmin && <RetentionSection />}
