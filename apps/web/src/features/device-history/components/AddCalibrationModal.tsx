@@ -1,9 +1,10 @@
-import { ActionIcon, Alert, Button, FileInput, Group, Modal, NumberInput, Progress, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Modal, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { CALIBRATION_MAX_POINTS, CALIBRATION_MESSAGES as M, formatMegabytes, isCalendarDate, MSG, type CalibrationPoint } from '@sentinela/contract';
-import { IconAlertCircle, IconFileUpload, IconPlus, IconTrash } from '@tabler/icons-react';
+import { CALIBRATION_MAX_POINTS, CALIBRATION_MESSAGES as M, isCalendarDate, MSG, type CalibrationPoint } from '@sentinela/contract';
+import { IconAlertCircle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
+import { UploadFileField, UploadProgress } from '../../../components/form/UploadFileField';
 import { errorMessage } from '../../../lib/api-client';
 import { useAddCalibration, useCalibrationLimits } from '../api/calibrations';
 
@@ -125,35 +126,16 @@ export function AddCalibrationModal({ deviceId, deviceName, opened, onClose }: {
               </Group>
             ))}
           </Stack>
-          <Controller
+          <UploadFileField
             control={control}
             name="file"
-            rules={{
-              validate: (file) => {
-                if (!file) return M.fileRequired;
-                if (file.size === 0) return M.fileEmpty;
-                if (maxBytes !== null && file.size > maxBytes) return M.fileTooLarge(maxBytes);
-                return true;
-              },
-            }}
-            render={({ field }) => (
-              <FileInput
-                label="Certificado (PDF)"
-                placeholder="Selecione o PDF do certificado"
-                description={maxBytes !== null ? `Até ${formatMegabytes(maxBytes)}.` : undefined}
-                accept="application/pdf,.pdf"
-                leftSection={<IconFileUpload size={16} />}
-                clearable
-                withAsterisk
-                error={errors.file?.message}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                name={field.name}
-              />
-            )}
+            label="Certificado (PDF)"
+            placeholder="Selecione o PDF do certificado"
+            accept="application/pdf,.pdf"
+            maxBytes={maxBytes}
+            messages={M}
           />
-          {progress !== null && <Progress value={Math.round(progress * 100)} aria-label="Envio do certificado" animated />}
+          <UploadProgress progress={progress} label="Envio do certificado" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} disabled={add.isPending}>
               Cancelar

@@ -1,9 +1,10 @@
-import { Alert, Button, FileInput, Group, Modal, Progress, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { FIRMWARE_MESSAGES as M, FIRMWARE_VERSION_PATTERN, formatMegabytes, MSG } from '@sentinela/contract';
-import { IconAlertCircle, IconFileUpload } from '@tabler/icons-react';
+import { FIRMWARE_MESSAGES as M, FIRMWARE_VERSION_PATTERN, MSG } from '@sentinela/contract';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { UploadFileField, UploadProgress } from '../../../components/form/UploadFileField';
 import { errorMessage } from '../../../lib/api-client';
 import { useAddFirmware, useFirmwareLimits } from '../api/firmwares';
 import { isAboveCurrent, maskVersion } from '../version-mask';
@@ -101,34 +102,8 @@ export function AddFirmwareModal({ opened, onClose, current }: AddFirmwareModalP
               render={({ field }) => <NotesEditor key={editorKey} value="" onChange={field.onChange} />}
             />
           </div>
-          <Controller
-            control={control}
-            name="file"
-            rules={{
-              validate: (file) => {
-                if (!file) return M.fileRequired;
-                if (file.size === 0) return M.fileEmpty;
-                if (maxBytes !== null && file.size > maxBytes) return M.fileTooLarge(maxBytes);
-                return true;
-              },
-            }}
-            render={({ field }) => (
-              <FileInput
-                label="Arquivo"
-                placeholder="Selecione o arquivo do firmware"
-                description={maxBytes !== null ? `Até ${formatMegabytes(maxBytes)}.` : undefined}
-                leftSection={<IconFileUpload size={16} />}
-                clearable
-                withAsterisk
-                error={errors.file?.message}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                name={field.name}
-              />
-            )}
-          />
-          {progress !== null && <Progress value={Math.round(progress * 100)} aria-label="Envio do arquivo" animated />}
+          <UploadFileField control={control} name="file" label="Arquivo" placeholder="Selecione o arquivo do firmware" maxBytes={maxBytes} messages={M} />
+          <UploadProgress progress={progress} label="Envio do arquivo" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} disabled={add.isPending}>
               Cancelar
