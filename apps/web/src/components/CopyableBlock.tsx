@@ -2,7 +2,7 @@ import { ActionIcon, Code, CopyButton, Group, Text, Tooltip } from '@mantine/cor
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
 /** Text to paste elsewhere (a key, a command), with a button that copies it whole. */
-export function CopyableBlock({ label, value, block = false }: { label: string; value: string; block?: boolean }) {
+export function CopyableBlock({ label, value, block = false, testId }: { label: string; value: string; block?: boolean; testId?: string }) {
   return (
     <div>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
@@ -19,7 +19,7 @@ export function CopyableBlock({ label, value, block = false }: { label: string; 
           )}
         </CopyButton>
       </Group>
-      <Code block={block} style={{ whiteSpace: block ? 'pre-wrap' : undefined, wordBreak: 'break-all', display: 'block' }}>
+      <Code block={block} style={{ whiteSpace: block ? 'pre-wrap' : undefined, wordBreak: 'break-all', display: 'block' }} data-testid={testId}>
         {value}
       </Code>
     </div>

@@ -1,9 +1,9 @@
-import { Alert, Button, Checkbox, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Select, Stack, Text, TextInput } from '@mantine/core';
 import { API_TOKEN_SCOPE_NAMES, API_TOKEN_SCOPES, CreateApiTokenBody, type ApiTokenScope, type CreatedApiToken } from '@sentinela/contract';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyableBlock } from '../../../components/CopyableBlock';
 import { FormModal } from '../../../components/FormModal';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateApiToken } from '../api/api-tokens';
 import { csvCurlExample, tokenCurlExample } from '../examples';
@@ -82,11 +82,13 @@ function CreatedToken({ token, onDone }: { token: CreatedApiToken; onDone: () =>
   const origin = window.location.origin;
   const scopes = token.scopes as ApiTokenScope[];
   return (
-    <Stack>
-      <Alert color="yellow" title="Copie o token agora" icon={<IconAlertTriangle />}>
-        Este token não será mostrado novamente. Guarde-o no sistema “{token.name}”; se ele se perder, revogue este token e crie outro.
-      </Alert>
-      <CopyableBlock label="Token" value={token.token} />
+    <ShownOnceSecret
+      title="Copie o token agora"
+      warning={<>Este token não será mostrado novamente. Guarde-o no sistema “{token.name}”; se ele se perder, revogue este token e crie outro.</>}
+      label="Token"
+      value={token.token}
+      onDone={onDone}
+    >
       <Text size="sm">
         Envie o token no cabeçalho <b>Authorization: Bearer &lt;token&gt;</b> nas chamadas da API (descritas em{' '}
         <a href="/api/docs" target="_blank" rel="noreferrer">
@@ -96,9 +98,6 @@ function CreatedToken({ token, onDone }: { token: CreatedApiToken; onDone: () =>
       </Text>
       <CopyableBlock label="Exemplo com curl" value={tokenCurlExample(origin, token.token, scopes)} block />
       {scopes.includes('readings:read') && <CopyableBlock label="Leituras de um período em CSV" value={csvCurlExample(origin, token.token)} block />}
-      <Group justify="flex-end">
-        <Button onClick={onDone}>Concluir</Button>
-      </Group>
-    </Stack>
+    </ShownOnceSecret>
   );
 }

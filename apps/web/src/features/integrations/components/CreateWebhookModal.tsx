@@ -1,9 +1,9 @@
-import { Alert, Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Stack, Text, TextInput } from '@mantine/core';
 import { CreateWebhookBody, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS, type CreatedWebhook } from '@sentinela/contract';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { CopyableBlock } from '../../../components/CopyableBlock';
 import { FormModal } from '../../../components/FormModal';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateWebhook } from '../api/webhooks';
 
@@ -69,11 +69,13 @@ export function CreateWebhookModal({ opened, onClose }: { opened: boolean; onClo
 
 function CreatedSecret({ webhook, onDone }: { webhook: CreatedWebhook; onDone: () => void }) {
   return (
-    <Stack>
-      <Alert color="yellow" title="Copie o segredo agora" icon={<IconAlertTriangle />}>
-        Este segredo não será mostrado novamente. O sistema que recebe os eventos usa-o para conferir a assinatura de cada entrega.
-      </Alert>
-      <CopyableBlock label="Segredo de assinatura" value={webhook.secret} />
+    <ShownOnceSecret
+      title="Copie o segredo agora"
+      warning="Este segredo não será mostrado novamente. O sistema que recebe os eventos usa-o para conferir a assinatura de cada entrega."
+      label="Segredo de assinatura"
+      value={webhook.secret}
+      onDone={onDone}
+    >
       <Text size="sm">
         Cada entrega traz os cabeçalhos <b>webhook-id</b>, <b>webhook-timestamp</b> e <b>webhook-signature</b>, conforme o padrão Standard
         Webhooks: confira-os com a biblioteca <b>standardwebhooks</b> (ou outra do padrão) e responda 2xx. Use “Testar” para enviar um evento
@@ -84,9 +86,6 @@ function CreatedSecret({ webhook, onDone }: { webhook: CreatedWebhook; onDone: (
         value={`import { Webhook } from 'standardwebhooks';\nconst evento = new Webhook(process.env.SENTINELA_WEBHOOK_SECRET).verify(corpo, cabecalhos);`}
         block
       />
-      <Group justify="flex-end">
-        <Button onClick={onDone}>Concluir</Button>
-      </Group>
-    </Stack>
+    </ShownOnceSecret>
   );
 }

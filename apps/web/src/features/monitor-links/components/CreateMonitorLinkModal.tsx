@@ -1,10 +1,11 @@
 import '@mantine/core/styles/Combobox.css';
-import { ActionIcon, Alert, Anchor, Button, Code, CopyButton, Group, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Anchor, Group, MultiSelect, Select, Text, TextInput } from '@mantine/core';
 import { CreateMonitorLinkBody, type CreatedMonitorLink, type SessionUser } from '@sentinela/contract';
-import { IconAlertTriangle, IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEnterprises } from '../../../components/EnterprisePicker';
 import { FormModal } from '../../../components/FormModal';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateMonitorLink, useLinkableDevices, useLinkableTravels } from '../api/monitor-links';
 
@@ -190,38 +191,21 @@ function EnterpriseSelect({ value, onChange }: { value: string | null; onChange:
 /** The link's address, once: to open on the wall display. */
 function CreatedLink({ link, onDone }: { link: CreatedMonitorLink; onDone: () => void }) {
   return (
-    <Stack>
-      <Alert color="yellow" title="Copie o link agora" icon={<IconAlertTriangle />}>
-        Este endereço não será mostrado novamente. Abra-o na tela do monitoramento; se ele se perder, revogue este link e crie outro.
-      </Alert>
-      <div>
-        <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
-          <Text size="sm" fw={500}>
-            Endereço do monitoramento
-          </Text>
-          <CopyButton value={link.url}>
-            {({ copied, copy }) => (
-              <Tooltip label={copied ? 'Copiado' : 'Copiar'} withArrow>
-                <ActionIcon variant="light" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label="Copiar endereço do monitoramento">
-                  {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </CopyButton>
-        </Group>
-        <Code style={{ wordBreak: 'break-all', display: 'block' }} data-testid="monitor-link-url">
-          {link.url}
-        </Code>
-      </div>
-      <Group justify="space-between">
+    <ShownOnceSecret
+      title="Copie o link agora"
+      warning="Este endereço não será mostrado novamente. Abra-o na tela do monitoramento; se ele se perder, revogue este link e crie outro."
+      label="Endereço do monitoramento"
+      value={link.url}
+      testId="monitor-link-url"
+      onDone={onDone}
+      aside={
         <Anchor href={link.url} target="_blank" rel="noopener noreferrer" size="sm">
           <Group gap={4} wrap="nowrap">
             <IconExternalLink size={16} aria-hidden />
             Abrir monitoramento
           </Group>
         </Anchor>
-        <Button onClick={onDone}>Concluir</Button>
-      </Group>
-    </Stack>
+      }
+    />
   );
 }
