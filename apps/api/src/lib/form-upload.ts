@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest } from './errors';
 import { FileFolder } from './file-folder';
 
@@ -67,13 +67,16 @@ export interface FormRules {
 
 export const payloadTooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', message);
 
-/** Multipart errors of @fastify/multipart and busboy, by code, in the product's words. */
-function formError(error: unknown, rules: FormRules): AppError {
+/**
+ * Multipart errors of @fastify/multipart and busboy, by code, in the product's words (every upload route): a file over
+ * the limit is a 413, a second file or a malformed body (no boundary, cut short) the client's 400.
+ */
+export function multipartError(error: unknown, messages: { tooLarge: string; oneFile: string; notMultipart: string }): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: string } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(rules.messages.tooLarge(rules.maxBytes));
-  if (code === 'FST_FILES_LIMIT') return badRequest(rules.messages.oneFile);
-  return badRequest(rules.messages.notMultipart);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(messages.tooLarge);
+  if (code === 'FST_FILES_LIMIT') return badRequest(messages.oneFile);
+  return badRequest(messages.notMultipart);
 }
 
 /**
@@ -120,7 +123,36 @@ export async function readFormWithFile(request: FastifyRequest, rules: FormRules
     }
   } catch (error) {
     if (temporary) await rules.folder.remove(temporary);
-    throw formError(error, rules);
+    throw multipartError(error, { ...rules.messages, tooLarge: rules.messages.tooLarge(rules.maxBytes) });
   }
   return { fields, file };
+}
+
+/**
+ * A route's `onRequest` hook (after the session and profile checks, which are global and run first; before a byte of
+ * the body is read): a body declared larger than the file's limit plus what the form's fields and boundaries may take
+ * cannot hold an acceptable form. It is refused and its connection closed, so it is never received.
+ */
+export function refuseDeclaredOversize(maxBytes: number, overheadBytes: number, tooLarge: (maxBytes: number) => string) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes + overheadBytes) {
+      reply.header('connection', 'close');
+      throw payloadTooLarge(tooLarge(maxBytes));
+    }
+  };
+}
+
+/**
+ * `readFormWithFile` for a route handler. A file over the limit: the rest of it is not read, the connection is closed
+ * instead. Other refusals (known from the fields, before the file) let the client finish sending, within the limit
+ * the declared length was checked against, so that a browser reads the answer rather than a broken connection.
+ */
+export async function receiveFormWithFile(request: FastifyRequest, reply: FastifyReply, rules: FormRules): Promise<ReceivedForm> {
+  try {
+    return await readFormWithFile(request, rules);
+  } catch (error) {
+    if (error instanceof AppError && error.statusCode === 413) reply.header('connection', 'close');
+    throw error;
+  }
 }

@@ -10,8 +10,7 @@ import {
   IdParam,
   z,
 } from '@sentinela/contract';
-import { AppError } from '../../lib/errors';
-import { payloadTooLarge, readFormWithFile } from '../../lib/form-upload';
+import { receiveFormWithFile, refuseDeclaredOversize } from '../../lib/form-upload';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
@@ -56,35 +55,20 @@ export const calibrationRoutes: FastifyPluginAsyncZod<{ services: AppServices }>
       },
       validatorCompiler: bodyReadByHandler,
       config: manage,
-      // After the session and profile checks, before a byte of the body is read: a body declared larger than any
-      // acceptable form is refused and its connection closed.
-      onRequest: async (request, reply) => {
-        const declared = Number(request.headers['content-length']);
-        if (Number.isFinite(declared) && declared > calibrations.maxBytes + FORM_OVERHEAD_BYTES) {
-          reply.header('connection', 'close');
-          throw payloadTooLarge(M.fileTooLarge(calibrations.maxBytes));
-        }
-      },
+      onRequest: refuseDeclaredOversize(calibrations.maxBytes, FORM_OVERHEAD_BYTES, M.fileTooLarge),
     },
     async (request, reply) => {
       const auth = requireAuth(request);
       const deviceId = request.params.id;
-      let form;
-      try {
-        form = await readFormWithFile(request, {
-          folder: calibrations.storage,
-          fileField: 'certificate',
-          maxBytes: calibrations.maxBytes,
-          fieldMaxBytes: FIELD_MAX_BYTES,
-          maxFields: 10,
-          messages: { tooLarge: M.fileTooLarge, oneFile: M.oneFile, notMultipart: M.notMultipart, fieldTooLong: () => M.pointsFormat },
-          beforeFile: (fields) => calibrations.checkBeforeFile(auth.scope, deviceId, fields),
-        });
-      } catch (error) {
-        // A certificate over the limit: the rest is not read, the connection is closed instead.
-        if (error instanceof AppError && error.statusCode === 413) reply.header('connection', 'close');
-        throw error;
-      }
+      const form = await receiveFormWithFile(request, reply, {
+        folder: calibrations.storage,
+        fileField: 'certificate',
+        maxBytes: calibrations.maxBytes,
+        fieldMaxBytes: FIELD_MAX_BYTES,
+        maxFields: 10,
+        messages: { tooLarge: M.fileTooLarge, oneFile: M.oneFile, notMultipart: M.notMultipart, fieldTooLong: () => M.pointsFormat },
+        beforeFile: (fields) => calibrations.checkBeforeFile(auth.scope, deviceId, fields),
+      });
       return reply.status(201).send(await calibrations.add(auth.scope, deviceId, form, auth.userId));
     },
   );

@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Firmware, FirmwareLimits, FirmwareList, FirmwareVersion, IdParam, z } from '@sentinela/contract';
+import { FIRMWARE_MESSAGES, Firmware, FirmwareLimits, FirmwareList, FirmwareVersion, IdParam, z } from '@sentinela/contract';
 import { attachment } from '../../lib/download';
-import { AppError } from '../../lib/errors';
+import { refuseDeclaredOversize } from '../../lib/form-upload';
 import { requireAuth } from '../../plugins/auth';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
-import { FORM_OVERHEAD_BYTES, readFirmwareForm, tooLarge } from './upload';
+import { FORM_OVERHEAD_BYTES, readFirmwareForm } from './upload';
 
 /** Firmware versions (M1, spec 001 §7): super admin only. */
 export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
@@ -30,28 +30,11 @@ export const firmwareRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = 
       },
       validatorCompiler: bodyReadByHandler,
       config: manage,
-      // After the session and profile checks (global hooks run first), before a byte of the body is read: a body
-      // declared larger than any acceptable form is refused and the connection closed, so it is never received.
-      onRequest: async (request, reply) => {
-        const declared = Number(request.headers['content-length']);
-        if (Number.isFinite(declared) && declared > firmware.maxBytes + FORM_OVERHEAD_BYTES) {
-          reply.header('connection', 'close');
-          throw tooLarge(firmware.maxBytes);
-        }
-      },
+      onRequest: refuseDeclaredOversize(firmware.maxBytes, FORM_OVERHEAD_BYTES, FIRMWARE_MESSAGES.fileTooLarge),
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      let form;
-      try {
-        form = await readFirmwareForm(request, firmware.storage, firmware.maxBytes, (fields) => firmware.checkBeforeFile(fields));
-      } catch (error) {
-        // A file over the limit: the rest of it is not read, the connection is closed instead. Other refusals (a
-        // version not higher, known before the file) let the client finish sending, within the limit the declared
-        // length was checked against, so that a browser reads the answer rather than a broken connection.
-        if (error instanceof AppError && error.statusCode === 413) reply.header('connection', 'close');
-        throw error;
-      }
+      const form = await readFirmwareForm(request, reply, firmware.storage, firmware.maxBytes, (fields) => firmware.checkBeforeFile(fields));
       return reply.status(201).send(await firmware.add(form, auth.userId));
     },
   );

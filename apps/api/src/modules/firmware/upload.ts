@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FIRMWARE_MESSAGES as M, FIRMWARE_NOTES_MAX_CHARS } from '@sentinela/contract';
-import { payloadTooLarge, readFormWithFile, type ReceivedForm } from '../../lib/form-upload';
+import { receiveFormWithFile, type ReceivedForm } from '../../lib/form-upload';
 import type { FirmwareStorage } from './storage';
 
 /** Bytes the notes field may take (UTF-8: up to 4 bytes a character). */
@@ -13,8 +13,6 @@ export const FORM_OVERHEAD_BYTES = NOTES_MAX_BYTES + 16 * 1024;
 
 export type ReceivedFirmwareForm = ReceivedForm;
 
-export const tooLarge = (maxBytes: number) => payloadTooLarge(M.fileTooLarge(maxBytes));
-
 /**
  * Reads the add-version form (version, notes, file) as it arrives (lib/form-upload). Fields that arrive before the
  * file are handed to `beforeFile`, which may refuse the form (a version that is not higher) before a byte of the file
@@ -22,11 +20,12 @@ export const tooLarge = (maxBytes: number) => payloadTooLarge(M.fileTooLarge(max
  */
 export function readFirmwareForm(
   request: FastifyRequest,
+  reply: FastifyReply,
   storage: FirmwareStorage,
   maxBytes: number,
   beforeFile: (fields: Record<string, string>) => Promise<void>,
 ): Promise<ReceivedFirmwareForm> {
-  return readFormWithFile(request, {
+  return receiveFormWithFile(request, reply, {
     folder: storage,
     fileField: 'file',
     maxBytes,

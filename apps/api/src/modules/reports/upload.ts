@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { REPORT_MESSAGES } from '@sentinela/contract';
-import { AppError, badRequest } from '../../lib/errors';
+import { badRequest } from '../../lib/errors';
+import { multipartError } from '../../lib/form-upload';
 import type { RateLimits } from '../../lib/rate-limits/rate-limits';
 import { userOrAddress, type RouteLimit } from '../../plugins/rate-limits';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
@@ -11,16 +12,6 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-/** Multipart errors of @fastify/multipart and busboy, by code, in the product's words. */
-function uploadError(error: unknown, maxBytes: number): AppError {
-  if (error instanceof AppError) return error;
-  const code = (error as { code?: string } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', M.fileTooLarge(Math.round(maxBytes / (1024 * 1024))));
-  if (code === 'FST_FILES_LIMIT') return badRequest(REPORT_MESSAGES.oneFile);
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return badRequest(M.notMultipart);
-  // A malformed body (no boundary, cut short): the client's fault, said plainly.
-  return badRequest(M.notMultipart);
-}
 
 /**
  * The one file of a multipart upload (the documents send it in the field `file`). No file, or more than one, is a
@@ -41,7 +32,7 @@ export async function readSingleFile(request: FastifyRequest, maxBytes: number):
       file = { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() };
     }
   } catch (error) {
-    throw uploadError(error, maxBytes);
+    throw multipartError(error, { tooLarge: M.fileTooLarge(Math.round(maxBytes / (1024 * 1024))), oneFile: REPORT_MESSAGES.oneFile, notMultipart: M.notMultipart });
   }
   if (files > 1) throw badRequest(REPORT_MESSAGES.oneFile);
   if (!file || file.data.length === 0) throw badRequest(REPORT_MESSAGES.noFile);
