@@ -9,18 +9,15 @@ import { zonedClock } from '../format';
 import {
   COLOR,
   CONTENT_WIDTH,
-  createReportDocument,
-  documentToBuffer,
   drawFields,
   drawNote,
-  drawReportHeading,
   drawSectionTitle,
   ensureSpace,
   FONT,
   horizontalRule,
   PAGE,
   paragraphAt,
-  stampPages,
+  renderDocument,
   textAt,
   textRightAt,
   wrappedHeight,
@@ -55,13 +52,6 @@ const INDENT = 12;
 export async function renderAuditTrailPdf(input: AuditTrailDocumentInput): Promise<Buffer> {
   const clock = zonedClock(input.timeZone);
   const local = (iso: string) => clock.dateTime(new Date(iso));
-  const doc = createReportDocument({
-    title: AUDIT_PDF_TEXTS.title,
-    subject: `Trilha de auditoria — ${input.scope}`,
-    keywords: 'Sentinela, trilha de auditoria, GxP, 21 CFR Part 11',
-    createdAt: input.generatedAt,
-  });
-  drawReportHeading(doc, { title: AUDIT_PDF_TEXTS.title, subtitle: input.scope, reportId: input.documentId, kind: AUDIT_PDF_TEXTS.kind });
   const fields: Field[] = [
     { label: 'Exportado em', value: `${clock.dateTime(input.generatedAt)} (${input.timeZone})` },
     { label: 'Exportado por', value: `${input.issuer.name} (${input.issuer.username})` },
@@ -69,19 +59,31 @@ export async function renderAuditTrailPdf(input: AuditTrailDocumentInput): Promi
     { label: 'Registros', value: input.entries.length.toLocaleString('pt-BR') },
     { label: 'Verificação', value: input.verification, wide: true },
   ];
-  drawFields(doc, fields);
-  drawNote(doc, 'Cada registro: hash = SHA-256(hash anterior || texto canônico), por empresa. O arquivo é assinado digitalmente.');
-  drawSectionTitle(doc, 'Registros (do mais recente ao mais antigo)');
-  if (input.entries.length === 0) drawNote(doc, AUDIT_PDF_TEXTS.none);
-  for (const entry of input.entries) drawEntry(doc, entry, local);
-  stampPages(doc, {
-    runningTitle: `Trilha de auditoria — ${input.scope}`,
-    generated: `Exportado em ${clock.dateTime(input.generatedAt)} (${input.timeZone}) por ${input.issuer.name} (${input.issuer.username})`,
-    reportId: input.documentId,
-    idLabel: 'Exportação',
-  });
-  if (!input.verified) doc.info.Keywords = `${doc.info.Keywords ?? ''}, verificação com falha`;
-  return documentToBuffer(doc);
+  return renderDocument(
+    {
+      meta: {
+        title: AUDIT_PDF_TEXTS.title,
+        subject: `Trilha de auditoria — ${input.scope}`,
+        // A trail whose chains failed verification says so in the file's properties too.
+        keywords: `Sentinela, trilha de auditoria, GxP, 21 CFR Part 11${input.verified ? '' : ', verificação com falha'}`,
+        createdAt: input.generatedAt,
+      },
+      heading: { title: AUDIT_PDF_TEXTS.title, subtitle: input.scope, reportId: input.documentId, kind: AUDIT_PDF_TEXTS.kind },
+      furniture: {
+        runningTitle: `Trilha de auditoria — ${input.scope}`,
+        generated: `Exportado em ${clock.dateTime(input.generatedAt)} (${input.timeZone}) por ${input.issuer.name} (${input.issuer.username})`,
+        reportId: input.documentId,
+        idLabel: 'Exportação',
+      },
+    },
+    (doc) => {
+      drawFields(doc, fields);
+      drawNote(doc, 'Cada registro: hash = SHA-256(hash anterior || texto canônico), por empresa. O arquivo é assinado digitalmente.');
+      drawSectionTitle(doc, 'Registros (do mais recente ao mais antigo)');
+      if (input.entries.length === 0) drawNote(doc, AUDIT_PDF_TEXTS.none);
+      for (const entry of input.entries) drawEntry(doc, entry, local);
+    },
+  );
 }
 
 /** The changed values as "Campo: antes → depois" (a creation lists what was set, a removal what there was). */

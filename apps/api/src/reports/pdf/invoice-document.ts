@@ -9,17 +9,14 @@ import { generatedLine } from '../texts';
 import {
   COLOR,
   CONTENT_WIDTH,
-  createReportDocument,
-  documentToBuffer,
   drawFields,
   drawNote,
-  drawReportHeading,
   drawSectionTitle,
   ensureSpace,
   FONT,
   horizontalRule,
   PAGE,
-  stampPages,
+  renderDocument,
   textAt,
   textRightAt,
   type Field,
@@ -95,14 +92,30 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
     },
     (iso) => day(new Date(iso)),
   );
-  const doc = createReportDocument({
-    title: `${title} - ${invoice.enterprise}`,
-    subject: `${invoice.enterprise}, ${invoice.planName} (${invoice.cycleName}), ${period}`,
-    keywords: `Sentinela, fatura ${invoice.number}, ${input.documentId}`,
-    createdAt: input.generatedAt,
-  });
+  return renderDocument(
+    {
+      meta: {
+        title: `${title} - ${invoice.enterprise}`,
+        subject: `${invoice.enterprise}, ${invoice.planName} (${invoice.cycleName}), ${period}`,
+        keywords: `Sentinela, fatura ${invoice.number}, ${input.documentId}`,
+        createdAt: input.generatedAt,
+      },
+      heading: { title, subtitle: invoice.enterprise, reportId: input.documentId, kind: INVOICE_TEXTS.kind },
+      furniture: {
+        runningTitle: `${title} - ${invoice.enterprise}`,
+        generated: generatedLine(clock.dateTime(input.generatedAt), input.timeZone, input.issuer),
+        reportId: input.documentId,
+        idLabel: INVOICE_TEXTS.documentLabel,
+      },
+    },
+    (doc) => drawInvoiceBody(doc, input, line, period, (d) => clock.dateTime(d)),
+  );
+}
 
-  drawReportHeading(doc, { title, subtitle: invoice.enterprise, reportId: input.documentId, kind: INVOICE_TEXTS.kind });
+/** Identification, the item, payment and how to pay. */
+function drawInvoiceBody(doc: PDFKit.PDFDocument, input: InvoiceDocumentInput, line: ReturnType<typeof invoiceLine>, period: string, dateTime: (d: Date) => string): void {
+  const { invoice } = input;
+  const day = (d: Date) => dateTime(d).slice(0, 10);
   drawFields(doc, [
     { label: 'Empresa', value: invoice.enterprise, wide: true },
     { label: 'Número', value: String(invoice.number) },
@@ -125,7 +138,7 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
     { label: 'Forma', value: invoice.method },
     { label: 'Transação (txid)', value: invoice.txid, wide: true },
   ];
-  if (invoice.paidAt) payment.push({ label: 'Pago em', value: clock.dateTime(invoice.paidAt) });
+  if (invoice.paidAt) payment.push({ label: 'Pago em', value: dateTime(invoice.paidAt) });
   if (invoice.endToEndId) payment.push({ label: 'Identificador PIX', value: invoice.endToEndId, wide: true });
   drawFields(doc, payment);
 
@@ -155,14 +168,6 @@ export async function renderInvoicePdf(input: InvoiceDocumentInput): Promise<Buf
         : 'Pague em Financeiro, no botão Pagar Fatura.',
     );
   }
-
-  stampPages(doc, {
-    runningTitle: `${title} - ${invoice.enterprise}`,
-    generated: generatedLine(clock.dateTime(input.generatedAt), input.timeZone, input.issuer),
-    reportId: input.documentId,
-    idLabel: INVOICE_TEXTS.documentLabel,
-  });
-  return documentToBuffer(doc);
 }
 
 /** The one line an invoice charges, and its total. */

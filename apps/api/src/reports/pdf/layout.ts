@@ -70,6 +70,26 @@ export function createReportDocument(meta: DocumentMeta): Doc {
   return doc;
 }
 
+/** What every PDF of the platform starts and ends with: its metadata, the first page's heading, every page's furniture. */
+export interface DocumentSetup {
+  meta: DocumentMeta;
+  heading: ReportHeading;
+  furniture: PageFurniture;
+}
+
+/**
+ * The one way a PDF is made (device and travel reports, invoices, the audit trail): the A4 document, the heading,
+ * the body `draw` writes, the running header and footer stamped on every page once the page count is known, the
+ * bytes. Unsigned: callers sign them.
+ */
+export async function renderDocument(setup: DocumentSetup, draw: (doc: Doc) => void): Promise<Buffer> {
+  const doc = createReportDocument(setup.meta);
+  drawReportHeading(doc, setup.heading);
+  draw(doc);
+  stampPages(doc, setup.furniture);
+  return documentToBuffer(doc);
+}
+
 /** Ends the document and collects its bytes. */
 export function documentToBuffer(doc: Doc): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -135,7 +155,15 @@ export function horizontalRule(doc: Doc, y: number, color: string = COLOR.rule, 
 }
 
 /** The first page's heading: the brand, the report title (and subtitle), and the report id on the right. */
-export function drawReportHeading(doc: Doc, heading: { title: string; subtitle?: string; reportId: string; kind?: string }): void {
+export interface ReportHeading {
+  title: string;
+  subtitle?: string;
+  reportId: string;
+  /** Above the id on the right ("Relatório" unless given). */
+  kind?: string;
+}
+
+export function drawReportHeading(doc: Doc, heading: ReportHeading): void {
   const top = PAGE.top - 20;
   doc.font(FONT.bold).fontSize(20).fillColor(COLOR.brand);
   textAt(doc, 'Sentinela', PAGE.left, top);

@@ -7,38 +7,40 @@ import { computeStatistics, type ReportStatistics } from '../statistics';
 import { generatedLine, REPORT_TEXTS as T } from '../texts';
 import type { TravelReportInput } from '../types';
 import { deviceFields, type DeviceSection, drawDeviceBody } from './device-section';
-import { createReportDocument, documentToBuffer, drawFields, drawReportHeading, drawSectionTitle, type Field, newPage, stampPages } from './layout';
+import { drawFields, drawSectionTitle, type Field, newPage, renderDocument } from './layout';
 import { type Column, drawTable } from './tables';
 
 export async function renderTravelReportPdf(input: TravelReportInput): Promise<Buffer> {
   const clock = zonedClock(input.timeZone);
   const { travel } = input;
-  const doc = createReportDocument({
-    title: `${T.travelTitle} ${travel.code}`,
-    subject: `${travel.origin} -> ${travel.destination}`,
-    keywords: `Sentinela, ${input.reportId}, ${travel.code}`,
-    createdAt: input.generatedAt,
-  });
   const statistics = input.devices.map((device) => computeStatistics(device.readings, device.limits));
-
-  drawReportHeading(doc, { title: `${T.travelTitle} ${travel.code}`, subtitle: T.travelSubtitle, reportId: input.reportId });
-  drawFields(doc, travelFields(input, clock));
-  drawSectionTitle(doc, `${T.devices} (${input.devices.length})`);
-  drawDeviceSummary(doc, input.devices, statistics);
-
-  input.devices.forEach((device, index) => {
-    newPage(doc);
-    drawSectionTitle(doc, `${T.device} ${index + 1} de ${input.devices.length}: ${device.device.name}`);
-    drawFields(doc, deviceFields(device, clock));
-    drawDeviceBody(doc, device, statistics[index]!, clock);
-  });
-
-  stampPages(doc, {
-    runningTitle: `${T.travelTitle} ${travel.code}`,
-    generated: generatedLine(clock.dateTime(input.generatedAt), input.timeZone, input.issuer),
-    reportId: input.reportId,
-  });
-  return documentToBuffer(doc);
+  return renderDocument(
+    {
+      meta: {
+        title: `${T.travelTitle} ${travel.code}`,
+        subject: `${travel.origin} -> ${travel.destination}`,
+        keywords: `Sentinela, ${input.reportId}, ${travel.code}`,
+        createdAt: input.generatedAt,
+      },
+      heading: { title: `${T.travelTitle} ${travel.code}`, subtitle: T.travelSubtitle, reportId: input.reportId },
+      furniture: {
+        runningTitle: `${T.travelTitle} ${travel.code}`,
+        generated: generatedLine(clock.dateTime(input.generatedAt), input.timeZone, input.issuer),
+        reportId: input.reportId,
+      },
+    },
+    (doc) => {
+      drawFields(doc, travelFields(input, clock));
+      drawSectionTitle(doc, `${T.devices} (${input.devices.length})`);
+      drawDeviceSummary(doc, input.devices, statistics);
+      input.devices.forEach((device, index) => {
+        newPage(doc);
+        drawSectionTitle(doc, `${T.device} ${index + 1} de ${input.devices.length}: ${device.device.name}`);
+        drawFields(doc, deviceFields(device, clock));
+        drawDeviceBody(doc, device, statistics[index]!, clock);
+      });
+    },
+  );
 }
 
 function travelFields(input: TravelReportInput, clock: ZonedClock): Field[] {
