@@ -35,8 +35,26 @@ export async function recordAuditEvent(
  * The retention hook (ADR 0060): readings refuse DELETE but in a transaction that declares why, with an entry in the
  * trail. Call inside the transaction that deletes; old data is otherwise removed by dropping whole partitions.
  */
-export async function declareReadingsRemoval(trx: Db, removal: { enterpriseId: string | null; reason: string; details: Record<string, unknown> }): Promise<void> {
-  await sql`SELECT set_config('sentinela.readings_removal', ${removal.reason}, true)`.execute(trx);
+export async function declareReadingsRemoval(trx: Db, removal: ReadingsRemoval): Promise<void> {
+  await permitReadingsRemoval(trx, removal.reason);
+  await recordReadingsRemoval(trx, removal);
+}
+
+export interface ReadingsRemoval {
+  enterpriseId: string | null;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+/**
+ * The two halves of `declareReadingsRemoval`, for a removal that learns its count from the DELETE itself: permit
+ * first, delete, then record what went, in the same transaction (a failure of either undoes both).
+ */
+export async function permitReadingsRemoval(trx: Db, reason: string): Promise<void> {
+  await sql`SELECT set_config('sentinela.readings_removal', ${reason}, true)`.execute(trx);
+}
+
+export async function recordReadingsRemoval(trx: Db, removal: ReadingsRemoval): Promise<void> {
   await recordAuditEvent(trx, { enterpriseId: removal.enterpriseId, action: 'readings_removal', entity: 'readings', entityId: null, after: { reason: removal.reason, ...removal.details } });
 }
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { badRequest, notFound } from '../../lib/errors';
 import { textArray } from '../../lib/pg-arrays';
 import type { TenantScope } from '../../lib/tenant-scope';
-import { declareReadingsRemoval } from '../audit-trail/repository';
+import { declareReadingsRemoval, permitReadingsRemoval, recordReadingsRemoval } from '../audit-trail/repository';
 import { forgetReadingPartition } from '../readings/partitions';
 import type { ReportStorage } from '../reports/storage';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
@@ -209,16 +209,19 @@ export class RetentionService {
         ? sql`SELECT num FROM devices WHERE enterprise_id IS NULL`
         : sql`SELECT num FROM devices WHERE enterprise_id = ${policy.enterpriseId}::uuid`;
     return this.db.transaction().execute(async (trx) => {
+      // One pass over the rows: the DELETE counts what it removed (a count first would read them twice). The trail
+      // entry follows in the same transaction, so the removal and its record stand or fall together.
+      await permitReadingsRemoval(trx, 'retenção');
       const { rows } = await sql<{ n: string }>`
-        SELECT count(*) AS n FROM readings WHERE device_num IN (${devices}) AND ts < ${policy.readingsCutoff}`.execute(trx);
+        WITH gone AS (DELETE FROM readings WHERE device_num IN (${devices}) AND ts < ${policy.readingsCutoff} RETURNING 1)
+        SELECT count(*) AS n FROM gone`.execute(trx);
       const n = Number(rows[0]?.n ?? 0);
       if (n === 0) return 0;
-      await declareReadingsRemoval(trx, {
+      await recordReadingsRemoval(trx, {
         enterpriseId: policy.enterpriseId,
         reason: 'retenção',
         details: { before: policy.readingsCutoff.toISOString(), readings: n },
       });
-      await sql`DELETE FROM readings WHERE device_num IN (${devices}) AND ts < ${policy.readingsCutoff}`.execute(trx);
       await sql`DELETE FROM reading_rollups WHERE device_num IN (${devices}) AND bucket < ${policy.readingsCutoff}`.execute(trx);
       return n;
     });
