@@ -101,10 +101,17 @@ describe('complete registration and plans (A4, A11)', () => {
     expect(signUp.status()).toBe(200);
     await login(page, `lia${stamp}`, 'Cadastro@2026');
     await page.waitForURL('**/my-devices');
-    await page.goto('/complete-register');
 
-    // Step 1: not confirmed yet; a new link is sent.
+    // No device yet: Meus Dispositivos says what comes first and leads to /complete-register (issue 26, ADR 84).
+    await page.getByText('Sua empresa ainda não tem dispositivos').waitFor();
+    await page.getByText('Faltam 3 passos: confirmar e-mail, endereço, pagamento.').waitFor();
+    await shots(page, 'my-devices-empty');
+    await page.getByRole('link', { name: 'Concluir cadastro' }).click();
+    await page.waitForURL('**/complete-register');
+
+    // Step 1: not confirmed yet; a new link is sent. No step reads as done.
     await page.getByText(`Enviamos um link de confirmação para ${email}`).waitFor();
+    for (const step of ['email', 'address', 'payment']) expect(await page.getByTestId(`registration-step-${step}`).getAttribute('data-state')).toBe('todo');
     await shots(page, 'complete-register-step1');
     await page.getByRole('button', { name: 'Reenviar e-mail' }).click();
     await page.getByText('Enviamos um novo e-mail de confirmação').waitFor();
@@ -129,6 +136,8 @@ describe('complete registration and plans (A4, A11)', () => {
     await page.getByLabel(/^Número/).fill('1000');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Endereço salvo com sucesso!').waitFor();
+    await expect.poll(() => page.getByTestId('registration-step-address').getAttribute('data-state')).toBe('done');
+    expect(await page.getByTestId('registration-step-email').getAttribute('data-state')).toBe('todo');
     await shots(page, 'complete-register-step2');
     const [address] = await query<{ city: string; ibge: string; number: string }>(
       'SELECT a.city, a.ibge, a.number FROM enterprise_addresses a JOIN users u ON u.enterprise_id = a.enterprise_id WHERE u.email = $1',
