@@ -1,14 +1,14 @@
 import '@mantine/core/styles/Combobox.css';
-import { Alert, Button, Group, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Select, TextInput } from '@mantine/core';
 import { CreateGatewayBody, type CreatedGateway } from '@sentinela/contract';
-import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEnterprises } from '../../../components/EnterprisePicker';
 import { FormModal } from '../../../components/FormModal';
+import { ShownOnceSecret } from '../../../components/ShownOnceSecret';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateGateway, useGatewayConnection } from '../api/gateways';
 import { ConnectionInstructions } from './ConnectionInstructions';
-import { CopyableBlock } from '../../../components/CopyableBlock';
 
 interface CreateGatewayModalProps {
   opened: boolean;
@@ -100,21 +100,19 @@ function CreatedKey({ gateway, onDone }: { gateway: CreatedGateway; onDone: () =
   const [now] = useState(() => new Date());
   const data = connection.data;
   return (
-    <Stack>
-      <Alert color="yellow" title="Copie a chave agora" icon={<IconAlertTriangle />}>
-        Esta chave não será mostrada novamente. Guarde-a no gateway “{gateway.name}”; se ela se perder, revogue este gateway e
-        crie outro.
-      </Alert>
-      <CopyableBlock label="Chave do gateway" value={gateway.key} />
+    <ShownOnceSecret
+      title="Copie a chave agora"
+      warning={<>Esta chave não será mostrada novamente. Guarde-a no gateway “{gateway.name}”; se ela se perder, revogue este gateway e crie outro.</>}
+      label="Chave do gateway"
+      value={gateway.key}
+      onDone={onDone}
+    >
       {connection.isError && (
         <Alert color="red" title="Erro!" icon={<IconAlertCircle />}>
           {errorMessage(connection.error, 'Não foi possível carregar os endereços de envio.')}
         </Alert>
       )}
       {data && <ConnectionInstructions connection={data} gatewayKey={gateway.key} now={now} />}
-      <Group justify="flex-end">
-        <Button onClick={onDone}>Concluir</Button>
-      </Group>
-    </Stack>
+    </ShownOnceSecret>
   );
 }
