@@ -201,7 +201,8 @@ describe('gateways (D5, X2)', () => {
     const key = (await dialog.locator('code').first().innerText()).trim();
     expect(key).toMatch(/^sgw_[A-Za-z0-9_-]{32}$/);
     const baseURL = e2e('baseURL');
-    expect(await dialog.innerText()).toContain(`${baseURL}/api/ingest/readings`);
+    // The instructions come from their own call, after the key: polled, not read once.
+    await expect.poll(() => dialog.innerText()).toContain(`${baseURL}/api/ingest/readings`);
     await settle(page);
     await screenshot(page, 'gateways-key-http-desktop');
     await dialog.getByRole('tab', { name: 'MQTT' }).click();
