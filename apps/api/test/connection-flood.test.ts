@@ -18,6 +18,8 @@ import { selfSignedCertificate } from './tls-certificate';
  * (Socket.IO included), MQTT and MQTT over TLS, one count per process — and in all; connections that send nothing
  * are closed after a short time; and while one address floods, another still gets /api/health. Distinct client
  * addresses are loopback aliases (Linux routes the whole 127/8 to lo), bound as the connections' local address.
+ *
+ * Database-agnostic (ADR 85): connection caps live in the listeners; the database is only what the app stands on.
  */
 const CAP = 20;
 const MAX = 100;

@@ -9,6 +9,8 @@ import { OUTGOING_FAILED_MESSAGE, OutgoingClient, OutgoingRequestError } from '.
  * The outgoing-request guard (issue 21 item 7, ADR 55): every address form, names that resolve inside, redirects,
  * ports, size and time, and errors that never carry the network's words. A TCP server counting connections on
  * 127.0.0.1 proves that a refused destination was never even connected to.
+ *
+ * Database-agnostic (ADR 85): the outgoing-request guard opens no database.
  */
 
 let tcp: TcpServer;

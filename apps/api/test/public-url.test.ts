@@ -9,6 +9,8 @@ import { startSmtpServer, type TestSmtpServer } from './smtp-server';
  * X14 Operations, the server's own address (ADR 69): without PUBLIC_URL, links in e-mails, monitor links and gateway
  * instructions name the address the server listens on (with the port it got), never a fixed localhost:3000; in
  * production without the demo, PUBLIC_URL is required and the start-up says so.
+ *
+ * Database-agnostic (ADR 85): the listen address and the links built from it; no rule here reads the database.
  */
 describe('X14 PUBLIC_URL and the listen address (configuration)', () => {
   it('derives the links from HOST and PORT when PUBLIC_URL is unset', () => {

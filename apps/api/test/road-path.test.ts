@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { distanceKm, kmNearest, positionAt, roadPath, type LatLng } from '../src/simulator/road-path';
 
-/** The simulator's road (`npm run simulate -- --travel`): from the origin to the destination, bending on the way. */
+/**
+ * The simulator's road (`npm run simulate -- --travel`): from the origin to the destination, bending on the way.
+ *
+ * Database-agnostic (ADR 85): geometry only.
+ */
 const SAO_PAULO: LatLng = [-23.5653, -46.6515];
 const RIO: LatLng = [-22.8864, -43.2216];
 

@@ -10,6 +10,8 @@ import { createTestContext, type TestContext } from './context';
  * X14 Operations, deploys that do not break open pages (ADR 68): a missing file is a 404 (never index.html sent as
  * JavaScript), a new build placed in WEB_DIST is served without a restart, earlier builds' assets stay for a while,
  * and two `npm start` runs in one folder never build at once.
+ *
+ * Database-agnostic (ADR 85): web files on disk and the build lock; the database is only what the app stands on.
  */
 const DAY = 24 * 60 * 60 * 1000;
 let ctx: TestContext;
