@@ -42,7 +42,16 @@ export function routeOf(routes: readonly WalkedRoute[], method: string, path: st
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Each route's pattern, compiled once: the walks look up the route of every one of their thousands of requests. */
+const patterns = new Map<string, RegExp>();
+
 function patternOf(url: string): RegExp {
+  let pattern = patterns.get(url);
+  if (!pattern) patterns.set(url, (pattern = compilePattern(url)));
+  return pattern;
+}
+
+function compilePattern(url: string): RegExp {
   const source = url
     .split(/(:[A-Za-z_][A-Za-z0-9_]*)/)
     .map((part) => (part.startsWith(':') ? '[^/]+' : escapeRegExp(part)))
