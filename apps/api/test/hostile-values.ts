@@ -137,7 +137,7 @@ export function hostileValue(pools: Pools): fc.Arbitrary<unknown> {
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_NUMBERS) },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_SHAPES) },
     { weight: 2, arbitrary: fc.constantFrom(...pools.uuids, ...pools.macs, ...pools.codes) },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+    { weight: 1, arbitrary: BINARY_40() },
     { weight: 1, arbitrary: fc.double() },
   );
 }
@@ -147,6 +147,24 @@ export function hostileValue(pools: Pools): fc.Arbitrary<unknown> {
  * tenant checks and its SQL, with ids of every tenant), 'hostile' puts a hostile value at any node, one time in four.
  */
 export type Mode = 'valid' | 'hostile';
+
+/**
+ * Arbitraries built once per process. Building `fc.stringMatching` parses its pattern into a tree of arbitraries
+ * (about 35 ms each) and a binary `fc.string` about 10 ms, while drawing a value from either takes microseconds:
+ * built per route and caller, they were a fifth of hostile-input.test.ts's time (ADR 85). Arbitraries hold no state,
+ * so a shared one draws exactly the values a fresh one would for the same seed.
+ */
+const once = <T>(make: () => T): (() => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
+const USERNAME = once(() => fc.stringMatching(/^[a-z][a-z0-9._-]{2,20}$/));
+const EMAIL = once(() => fc.stringMatching(/^[a-z]{3,12}@[a-z]{3,8}\.com\.br$/));
+const PASSWORD = once(() => fc.stringMatching(/^Aa1@[A-Za-z0-9]{4,20}$/));
+const NAME_TEXT = once(() => fc.stringMatching(/^[A-Za-zÀ-ú][A-Za-zÀ-ú0-9 ,.-]{2,60}[a-z]$/));
+const WORD = once(() => fc.stringMatching(/^[a-z][a-z0-9._-]{2,30}$/));
+const BINARY_24 = once(() => fc.string({ unit: 'binary', maxLength: 24 }));
+const BINARY_40 = once(() => fc.string({ unit: 'binary', maxLength: 40 }));
 
 /** A value for a JSON Schema node. */
 export function valueFor(node: Schema, pools: Pools, mode: Mode = 'hostile', depth = 0, name = ''): fc.Arbitrary<unknown> {
@@ -177,11 +195,11 @@ function byName(type: string, name: string, pools: Pools): fc.Arbitrary<unknown>
   if (type !== 'string') return null;
   if (measure) return fc.integer({ min: measure[0]! * 10, max: measure[1]! * 10 }).map((n) => String(n / 10).replace('.', ','));
   if (/date|^ts$/.test(key)) return fc.constantFrom(...pools.instants);
-  if (key === 'username') return fc.stringMatching(/^[a-z][a-z0-9._-]{2,20}$/);
-  if (key === 'email') return fc.stringMatching(/^[a-z]{3,12}@[a-z]{3,8}\.com\.br$/);
-  if (key === 'password') return fc.stringMatching(/^Aa1@[A-Za-z0-9]{4,20}$/);
+  if (key === 'username') return USERNAME();
+  if (key === 'email') return EMAIL();
+  if (key === 'password') return PASSWORD();
   if (key === 'cod') return fc.constantFrom(...pools.codes);
-  if (/name|address|message/.test(key)) return fc.oneof(fc.constantFrom(...PLAUSIBLE_TEXTS), fc.stringMatching(/^[A-Za-zÀ-ú][A-Za-zÀ-ú0-9 ,.-]{2,60}[a-z]$/));
+  if (/name|address|message/.test(key)) return fc.oneof(fc.constantFrom(...PLAUSIBLE_TEXTS), NAME_TEXT());
   return null;
 }
 
@@ -240,11 +258,11 @@ const PLAUSIBLE_TEXTS = ['Baú Caminhão 03', 'Câmara Fria — Filial 😀', 'R
 function validString(node: Schema, pools: Pools): fc.Arbitrary<string> {
   if (node.format === 'uuid') return fc.constantFrom(...pools.uuids);
   if (node.pattern?.includes('[0-9A-F]{2}')) return fc.constantFrom(...pools.macs.filter((mac) => /^[0-9A-F]{2}(:[0-9A-F]{2}){5}$/i.test(mac)));
-  if (node.format === 'email') return fc.stringMatching(/^[a-z]{3,12}@[a-z]{3,8}\.com\.br$/);
+  if (node.format === 'email') return EMAIL();
   if (node.format === 'date-time') return fc.constantFrom(...pools.instants);
   return fc.oneof(
     fc.constantFrom(...PLAUSIBLE_TEXTS, ...pools.codes, ...pools.instants),
-    fc.stringMatching(/^[a-z][a-z0-9._-]{2,30}$/),
+    WORD(),
     fc.string({ unit: 'grapheme', minLength: 3, maxLength: Math.min(node.maxLength ?? 40, 40) }),
   );
 }
@@ -256,7 +274,7 @@ function stringFor(node: Schema, pools: Pools): fc.Arbitrary<string> {
   const max = node.maxLength ?? 80;
   return fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
-    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
+    { weight: 1, arbitrary: BINARY_24() },
     { weight: 2, arbitrary: fc.constantFrom(...PLAUSIBLE_TEXTS, ...pools.codes, ...pools.instants) },
     { weight: 1, arbitrary: fc.constantFrom('x'.repeat(max), 'x'.repeat(max + 1), '😀'.repeat(Math.ceil(max / 2)), 'á'.repeat(max)) },
     { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
