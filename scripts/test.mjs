@@ -2,10 +2,10 @@
 // (started here from the machine's binaries) and again on the embedded PGlite, the web component tests,
 // and the end-to-end tests in Debian's Chromium. Ends with one line: "N passed, N failed".
 //
-// Vitest runs one worker per suite on a 2-core machine (cores - 1), so the suites before the end-to-end ones run in
-// two lanes side by side, each suite's output printed whole when it ends. The end-to-end tests run after both lanes,
-// two files at a time, each worker with its own server, database and fakes (ADR 50): the server, the database and
-// Chromium share the cores and their waits are what they test.
+// Vitest runs one worker per suite on a 2-core machine (cores - 1), so the suites run in two lanes side by side, each
+// suite's output printed whole when it ends. The end-to-end tests start when the first lane ends (ADR 85), two files
+// at a time, each worker with its own server, database and fakes (ADR 50): the server, the database and Chromium
+// share the cores and their waits are what they test.
 import { mkdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +71,11 @@ async function checkStep(name, command, args) {
 
 const postgres = await startPostgres();
 try {
-  // Lanes of about equal length (measured: PGlite ~390 s; typecheck + lint + PostgreSQL + web ~540 s).
-  await Promise.all([
+  // Two lanes side by side (measured per suite in docs/performance.md, ADR 85), and the end-to-end tests as soon as
+  // the first lane ends (and the web build they serve is made) rather than after both: whichever lane is shorter on
+  // the day, its core goes to the browser tests instead of waiting for the other lane.
+  let built;
+  const lanes = [
     (async () => {
       // Every feature of FEATURES.md named by a test (issue 24 point 5): seconds, so first.
       await checkStep('traceability', 'node', ['scripts/traceability.mjs', '--missing']);
@@ -82,13 +85,18 @@ try {
       await vitestSuite('web components', 'apps/web/vitest.config.ts');
     })(),
     (async () => {
-      await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
-      await checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+      // The build first: the end-to-end tests need it, whichever lane ends first.
+      built = checkStep('web build', 'npm', ['run', 'build', '-w', 'apps/web']);
+      await built;
       await checkStep('web budgets', 'node', ['scripts/check-web-budgets.mjs']);
+      await vitestSuite('api (PGlite)', 'apps/api/vitest.config.ts', { TEST_DB: 'pglite' });
     })(),
-  ]);
+  ];
+  await Promise.race(lanes);
+  await built;
   const chromium = ensureChromium();
-  await vitestSuite('end-to-end (Chromium)', 'apps/web/vitest.e2e.config.ts', { DATABASE_URL: postgres.url, CHROMIUM_PATH: chromium }, { capture: false });
+  const endToEnd = vitestSuite('end-to-end (Chromium)', 'apps/web/vitest.e2e.config.ts', { DATABASE_URL: postgres.url, CHROMIUM_PATH: chromium });
+  await Promise.all([...lanes, endToEnd]);
 } finally {
   postgres.stop();
 }
