@@ -77,7 +77,22 @@ async function migratedPgliteDump(): Promise<Buffer> {
   const queue = new JobQueue(connection, silent);
   await queue.start();
   await queue.stop();
+  await dropTemplateDatabases(connection.pglite);
   const dump = await connection.pglite.dumpDataDir('none');
   await handle.close();
   return Buffer.from(await dump.arrayBuffer());
+}
+
+/**
+ * Without template0 and template1 the dump is 29 MB instead of 45 (what is left is the app's database and a 16 MB WAL
+ * segment), and each test file's load of it costs a fifth less CPU (ADR 85). Only CREATE DATABASE needs a template,
+ * and nothing creates a database inside a test's embedded one.
+ */
+export async function dropTemplateDatabases(pglite: { exec(sql: string): Promise<unknown> }): Promise<void> {
+  await pglite.exec('ALTER DATABASE template0 ALLOW_CONNECTIONS true');
+  for (const name of ['template0', 'template1']) {
+    await pglite.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+    await pglite.exec(`DROP DATABASE ${name}`);
+  }
+  await pglite.exec('CHECKPOINT');
 }
