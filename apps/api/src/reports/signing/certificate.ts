@@ -7,7 +7,7 @@
  * file (created exclusively), writes the password and then the P12 each to a temporary file renamed into place —
  * the P12 last, so that a P12 on disk always has its password next to it — and everyone reads the files back.
  */
-import { generateKeyPairSync, randomBytes, randomUUID, X509Certificate } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import forge from 'node-forge';
@@ -174,15 +174,24 @@ export function createSelfSignedP12(password: string, now = new Date()): Buffer 
 }
 
 /** Opens the P12 (which checks the password) and names its signing certificate: the one matching the key. */
+/**
+ * Subject and fingerprint of P12s already opened by this process, by the SHA-256 of their bytes and password. Opening
+ * one decrypts it in JavaScript (about 0.1 s of CPU): a process builds its app once, but the API tests build one per
+ * test file with the same certificate (a third of `buildApp`'s time, ADR 85). The same bytes with the same password
+ * are the same certificate; a failure is never remembered.
+ */
+const opened = new Map<string, Pick<SigningIdentity, 'subject' | 'fingerprintSha256'>>();
+
 export function identityFromP12(p12: Buffer, password: string): SigningIdentity {
-  const { certificateDer } = openP12(p12, password);
-  // Node prints the subject with its UTF-8 intact, one attribute a line in the certificate's order (country
-  // first); read the other way round, as people write names (RFC 4514).
-  const x509 = new X509Certificate(certificateDer);
-  return {
-    p12,
-    password,
-    subject: x509.subject.split('\n').reverse().join(', '),
-    fingerprintSha256: x509.fingerprint256.replaceAll(':', '').toLowerCase(),
-  };
+  const key = createHash('sha256').update(p12).update('\0').update(password, 'utf8').digest('hex');
+  let names = opened.get(key);
+  if (!names) {
+    const { certificateDer } = openP12(p12, password);
+    // Node prints the subject with its UTF-8 intact, one attribute a line in the certificate's order (country
+    // first); read the other way round, as people write names (RFC 4514).
+    const x509 = new X509Certificate(certificateDer);
+    names = { subject: x509.subject.split('\n').reverse().join(', '), fingerprintSha256: x509.fingerprint256.replaceAll(':', '').toLowerCase() };
+    opened.set(key, names);
+  }
+  return { p12, password, ...names };
 }
