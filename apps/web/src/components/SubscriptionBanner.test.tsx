@@ -1,10 +1,10 @@
-import type { Subscription, SubscriptionStanding } from '@sentinela/contract';
+import type { SubscriptionStanding } from '@sentinela/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSession } from '../lib/session';
 import { errorResponse, GOOD_STANDING, jsonResponse, mockFetch, SHELL_REQUESTS, type RecordedRequest } from '../test/fetch';
-import { makeDevice, makeSession } from '../test/fixtures';
+import { makeDevice, makeSession, makeSubscription } from '../test/fixtures';
 import { renderApp } from '../test/render';
 
 /** The overdue/restricted banner in the signed-in shell (ADR 32, ADR 39): every screen, read once, no timer. */
@@ -89,17 +89,7 @@ describe('the subscription banner in the signed-in shell', { timeout: 60_000 }, 
     startSession(makeSession(2));
     const standing = { current: GOOD_STANDING };
     const message = 'A assinatura da empresa está restrita porque a fatura nº 12 (R$ 149,90, vencida em 10/11/2026) não foi paga.';
-    const subscription: Subscription = {
-      enterprise: { _id: 'ent-1', name: 'Frigorífico Boa Vista' },
-      current: { plan_id: 'p1', plan_name: 'Essencial', cicle_id: 'c1', cicle_name: 'Mensal', value_cents: 14990 },
-      status: 'active',
-      started_at: '2026-10-05T12:00:00.000Z',
-      restricted_at: null,
-      period: { start: '2026-11-05T12:00:00.000Z', end: '2026-12-05T12:00:00.000Z' },
-      pending_change: null,
-      open_invoice: null,
-      overdue_invoice: null,
-    };
+    const subscription = makeSubscription({ current: { plan_id: 'p1', plan_name: 'Essencial', cicle_id: 'c1', cicle_name: 'Mensal', value_cents: 14990 } });
     const plan = { _id: 'p2', name: 'Profissional', cicle: [{ id: 'c2', name: 'Mensal', value: 399.9, features: [] }] };
     const { requests } = serve(standing, (request) => {
       if (request.url === '/api/plans') return jsonResponse([plan]);

@@ -12,7 +12,6 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-
 /**
  * The one file of a multipart upload (the documents send it in the field `file`). No file, or more than one, is a
  * 400 in Portuguese; a file above `maxBytes` a 413. Other fields are ignored.
