@@ -4,6 +4,7 @@ import { JobQueue } from './jobs/job-queue';
 import { defineReportJob } from './modules/reports/job';
 import { SpreadsheetReaderPool } from './modules/reports/excel-upload/reader-pool';
 import { RenderPool } from './modules/reports/render/render-pool';
+import { ReportTimestamps } from './modules/reports/timestamps';
 import type { SigningSource } from './modules/reports/render/render-task';
 import { ReportService } from './modules/reports/service';
 import { ReportStorage } from './modules/reports/storage';
@@ -68,6 +69,7 @@ import { ReadingsExportService } from './modules/readings/export-service';
 import { WebhookService } from './modules/webhooks/service';
 import { RateLimits } from './lib/rate-limits/rate-limits';
 import { OutgoingClient } from './lib/outgoing/outgoing-client';
+import { loggedTimestamper, tsaTimestamper } from './reports/signing/tsa-client';
 import { CalibrationService } from './modules/calibrations/service';
 import { CalibrationStorage } from './modules/calibrations/storage';
 import { PdfChecker } from './modules/calibrations/pdf-check';
@@ -210,11 +212,17 @@ export function createServices(
   if (!jobConnection) throw new Error('The database must be opened with openDatabase (the job queue shares its connection).');
   const jobs = new JobQueue(jobConnection, log);
   const signing: SigningSource = { dir: config.reportSigningDir, p12Path: config.reportSigningP12, p12Password: config.reportSigningP12Password };
-  const renderPool = new RenderPool(config.reportWorkers);
+  // RFC 3161 timestamps of every PDF signature when REPORT_TSA_URL is set (ADR 79): the render threads call the TSA
+  // themselves; invoices and audit trail exports, signed on this thread, through this timestamper.
+  const tsa = config.reportTsaUrl ? { url: config.reportTsaUrl, timeoutMs: config.reportTsaTimeoutMs } : undefined;
+  const timestamper = tsa ? loggedTimestamper(tsaTimestamper(tsa, outgoing), log) : undefined;
+  const renderPool = new RenderPool(config.reportWorkers, tsa);
   const spreadsheetReaders = new SpreadsheetReaderPool(config.reportExcelThreads, config.reportExcelThreadMemoryMb);
   const travels = new TravelService(db, clock, events, { linkDaysAfterEnd: config.travelLinkDaysAfterEnd });
   const reportStorage = new ReportStorage(config.reportsDir);
-  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, reportStorage, signing, log, events, travels);
+  const reportTimestamps = new ReportTimestamps(db, clock, config, jobs, reportStorage, log, timestamper);
+  reportTimestamps.define();
+  const reports = new ReportService(db, clock, config, jobs, renderPool, spreadsheetReaders, reportStorage, signing, log, events, travels, reportTimestamps);
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
@@ -318,12 +326,12 @@ export function createServices(
     enterpriseAccount: new EnterpriseAccountService(db, clock),
     userCreation: new UserCreationService(db, clock, events, accounts),
     billing: new BillingService(db, clock, config, mail, log),
-    invoicePdfs: new InvoicePdfService(db, clock, config, signing),
+    invoicePdfs: new InvoicePdfService(db, clock, config, signing, timestamper),
     cards: new CardService(db, clock, config.cardProvider, log),
     billingCycle,
     subscriptions: new SubscriptionService(db, clock, config, mail, log, billingCycle),
     auditTrail,
-    auditTrailExports: new AuditTrailExportService(db, clock, config, signing, auditTrail),
+    auditTrailExports: new AuditTrailExportService(db, clock, config, signing, auditTrail, timestamper),
     compliance,
     retention: new RetentionService(db, clock, reportStorage, jobs, log),
     signatures,

@@ -73,6 +73,20 @@ const periodEnd = (label: string) =>
 export const ReportListQuery = z.object({ dateInit: periodEnd('Data inicial'), dateEnd: periodEnd('Data final') });
 export const ReportListResponse = z.array(Report);
 
+/**
+ * The RFC 3161 timestamp of a validated file (ADR 79): `stamped` (this file carries a valid one: in its signature or
+ * as a document timestamp), `invalid` (it carries one that does not verify), `pending` (none yet: the platform is
+ * still asking the authority), `later` (this copy has none; the stored report got a document timestamp after it was
+ * downloaded), `none`. `authority`: the subject of the TSA's certificate.
+ */
+export const ReportTimestamp = z.object({
+  status: z.enum(['stamped', 'invalid', 'pending', 'later', 'none']),
+  kind: z.enum(['signature', 'document']).nullable(),
+  time: IsoDate.nullable(),
+  authority: z.string().nullable(),
+});
+export type ReportTimestamp = z.infer<typeof ReportTimestamp>;
+
 /** POST /api/report/validate (R6). */
 export const ReportValidation = z.object({
   valid: z.boolean(),
@@ -85,6 +99,8 @@ export const ReportValidation = z.object({
   invoice: z.object({ _id: z.string(), number: z.number().int(), generated_at: IsoDate, enterprise: z.string() }).optional(),
   /** For a valid report that was approved: the approval's electronic signature (ADR 0062), bound to these bytes. */
   approval: ElectronicSignature.nullable().optional(),
+  /** For a valid report or invoice: its signature timestamp (ADR 79). */
+  timestamp: ReportTimestamp.optional(),
 });
 export type ReportValidation = z.infer<typeof ReportValidation>;
 

@@ -98,6 +98,10 @@ const Env = z.object({
   REPORT_TIME_ZONE: z.string().default('America/Sao_Paulo').refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo'),
   REPORT_MAX_READINGS: z.coerce.number().int().positive().default(500_000),
   REPORT_LINK_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  // RFC 3161 signature timestamps (ADR 79): empty = off.
+  REPORT_TSA_URL: z.url({ protocol: /^https?$/ }).optional().or(z.literal('')),
+  REPORT_TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  REPORT_TSA_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   REPORT_VALIDATE_MAX_PER_MINUTE: z.coerce.number().int().positive().default(30),
   // Uploads and the report queue under abuse (ADR 13): what one spreadsheet may cost, the threads that read them,
   // uploads per user and minute, and reports one user or enterprise may have waiting.
@@ -336,6 +340,12 @@ export interface AppConfig {
   reportMaxReadings: number;
   /** Minutes a report's file opens without a session (ADR 0070): a `download_url` from when it is answered, a bare id from when the file was made. */
   reportLinkMinutes: number;
+  /** RFC 3161 time-stamping authority of every PDF signature (ADR 79); undefined: signatures carry no timestamp. */
+  reportTsaUrl: string | undefined;
+  /** Deadline of one TSA request; past it the PDF is signed without a timestamp and one is added later. */
+  reportTsaTimeoutMs: number;
+  /** Delay before the first retry of a missing timestamp, doubled at each further attempt. */
+  reportTsaRetrySeconds: number;
   /** Report validator uploads per address and minute (a public route). */
   reportValidateMaxPerMinute: number;
   /** Largest .xlsx upload, as sent (413 above). */
@@ -616,6 +626,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     reportTimeZone: e.REPORT_TIME_ZONE,
     reportMaxReadings: e.REPORT_MAX_READINGS,
     reportLinkMinutes: e.REPORT_LINK_MINUTES,
+    reportTsaUrl: e.REPORT_TSA_URL || undefined,
+    reportTsaTimeoutMs: e.REPORT_TSA_TIMEOUT_MS,
+    reportTsaRetrySeconds: e.REPORT_TSA_RETRY_SECONDS,
     reportValidateMaxPerMinute: e.REPORT_VALIDATE_MAX_PER_MINUTE,
     reportExcelMaxBytes: e.REPORT_EXCEL_MAX_BYTES,
     reportExcelMaxInflatedBytes: e.REPORT_EXCEL_MAX_INFLATED_BYTES,

@@ -28,6 +28,7 @@ import * as accountChangeReports from './migrations/2026-11-28T0716-account-chan
 import * as integrations from './migrations/2026-11-28T1045-integrations';
 import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
 import * as retention from './migrations/2026-11-28T1133-retention';
+import * as reportTimestamps from './migrations/2026-11-28T1410-report-timestamps';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 import * as calibrations from './migrations/2026-11-28T1140-calibrations';
 import * as prorationInvoiceLines from './migrations/2026-11-28T1151-proration-invoice-lines';
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1156-report-link-keys': reportLinkKeys,
   '2026-11-28T1157-device-linked-at': deviceLinkedAt,
   '2026-11-28T1158-device-firmware-version': deviceFirmwareVersion,
+  '2026-11-28T1410-report-timestamps': reportTimestamps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

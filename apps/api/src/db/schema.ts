@@ -277,6 +277,12 @@ export interface ReportsTable {
   file_removed_at: Timestamp | null;
   /** The random key its file links are signed with (ADR 0070); never answered. */
   link_key: Generated<string>;
+  /** RFC 3161 timestamp of its signature (ADR 79): null (no TSA), 'signature', 'pending', 'document', 'failed'. */
+  timestamp_status: string | null;
+  timestamp_at: Timestamp | null;
+  timestamp_authority: string | null;
+  /** The file's SHA-256 before a document timestamp was added (a copy downloaded before still validates). */
+  unstamped_sha256: string | null;
 }
 
 export interface FirmwaresTable {

@@ -10,7 +10,8 @@ import type { AuthContext } from '../../plugins/auth';
 import { zonedClock } from '../../reports/format';
 import { renderAuditTrailPdf } from '../../reports/pdf/audit-trail-document';
 import { loadOrCreateSigningIdentity, type SigningIdentity } from '../../reports/signing/certificate';
-import { signDetached, signPdf } from '../../reports/signing/sign-pdf';
+import { signDetached, signPdfWithTimestamp } from '../../reports/signing/sign-pdf';
+import type { Timestamper } from '../../reports/signing/tsa-client';
 import type { SigningSource } from '../reports/render/render-task';
 import { auditTrailCsv } from './export-csv';
 import { recordTrailExport } from './events';
@@ -61,6 +62,8 @@ export class AuditTrailExportService {
     private readonly config: AppConfig,
     private readonly signing: SigningSource,
     private readonly trail: AuditTrailService,
+    /** REPORT_TSA_URL's (ADR 79): an export is made at each request and handed out at once, so one the TSA missed is not retried. */
+    private readonly timestamper?: Timestamper,
   ) {}
 
   async export(auth: AuthContext, query: AuditTrailExportQuery, format: AuditExportFormat): Promise<AuditExportFile> {
@@ -92,7 +95,12 @@ export class AuditTrailExportService {
           verified: verification.ok,
           entries,
         });
-        const data = await signPdf(pdf, identity, { reason: 'Trilha de auditoria exportada pela plataforma Sentinela', location: 'Brasil', name: 'Sentinela', signingTime: generatedAt });
+        const { data } = await signPdfWithTimestamp(
+          pdf,
+          identity,
+          { reason: 'Trilha de auditoria exportada pela plataforma Sentinela', location: 'Brasil', name: 'Sentinela', signingTime: generatedAt },
+          this.timestamper,
+        );
         return { data, filename: `trilha-de-auditoria-${day}.pdf`, contentType: 'application/pdf' };
       }
       const csv = auditTrailCsv(entries, (iso) => clock.dateTime(new Date(iso)));

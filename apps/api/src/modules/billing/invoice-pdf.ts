@@ -7,7 +7,8 @@ import { Semaphore } from '../../lib/semaphore';
 import type { AuthContext } from '../../plugins/auth';
 import { renderInvoicePdf } from '../../reports/pdf/invoice-document';
 import { loadOrCreateSigningIdentity, type SigningIdentity } from '../../reports/signing/certificate';
-import { signPdf } from '../../reports/signing/sign-pdf';
+import { signPdfWithTimestamp } from '../../reports/signing/sign-pdf';
+import type { Timestamper } from '../../reports/signing/tsa-client';
 import type { SigningSource } from '../reports/render/render-task';
 import { findInvoiceInScope, toInvoiceDetail } from './repository';
 
@@ -33,6 +34,8 @@ export class InvoicePdfService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly signing: SigningSource,
+    /** REPORT_TSA_URL's (ADR 79): an invoice is generated at each download, so one the TSA missed is not retried. */
+    private readonly timestamper?: Timestamper,
   ) {}
 
   async pdf(auth: AuthContext, id: string): Promise<InvoicePdf> {
@@ -71,12 +74,13 @@ export class InvoicePdfService {
         receiver: { name: this.config.pixReceiverName, city: this.config.pixReceiverCity, pixKey: this.config.pixKey ?? null },
         bankAccount: this.config.bankAccount,
       });
-      return signPdf(pdf, await this.signingIdentity(), {
-        reason: `Fatura nº ${invoice.number} emitida pela plataforma Sentinela`,
-        location: 'Brasil',
-        name: 'Sentinela',
-        signingTime: generatedAt,
-      });
+      const signed = await signPdfWithTimestamp(
+        pdf,
+        await this.signingIdentity(),
+        { reason: `Fatura nº ${invoice.number} emitida pela plataforma Sentinela`, location: 'Brasil', name: 'Sentinela', signingTime: generatedAt },
+        this.timestamper,
+      );
+      return signed.data;
     });
     await this.db
       .insertInto('invoice_documents')

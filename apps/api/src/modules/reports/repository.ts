@@ -15,6 +15,7 @@ function reportQuery(db: Db) {
     .select([
       'r.id', 'r.enterprise_id', 'r.user_id', 'r.device_id', 'r.travel_id', 'r.kind', 'r.type', 'r.status', 'r.error',
       'r.filters', 'r.file_path', 'r.file_size', 'r.sha256', 'r.created_at', 'r.updated_at', 'r.file_removed_at', 'r.link_key',
+      'r.timestamp_status', 'r.timestamp_at', 'r.timestamp_authority', 'r.unstamped_sha256',
       'd.name as device_name', 'd.mac as device_mac', 't.code as travel_code', 'u.name as user_name',
       'u.username as user_username', 'e.name as enterprise_name', 'e.disabled as enterprise_disabled',
       // The approval's electronic signature (ADR 0062).
@@ -57,15 +58,32 @@ export async function listReportsInScope(db: Db, scope: TenantScope, period: { f
 }
 
 /** The generated report whose file has exactly these bytes (by their SHA-256), if any. */
+/** A generated report whose file has these bytes — or had them before a document timestamp was added (ADR 79). */
 export async function findGeneratedBySha256(db: Db, sha256: string): Promise<ReportRow | undefined> {
-  return reportQuery(db).where('r.sha256', '=', sha256).where('r.status', '=', ReportStatus.Generated).orderBy('r.updated_at', 'desc').executeTakeFirst();
+  return reportQuery(db)
+    .where((eb) => eb.or([eb('r.sha256', '=', sha256), eb('r.unstamped_sha256', '=', sha256)]))
+    .where('r.status', '=', ReportStatus.Generated)
+    .orderBy('r.updated_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** What a report's signature timestamp is at generation (ADR 79): columns of `reports`. */
+export interface TimestampColumns {
+  timestamp_status: 'signature' | 'pending' | null;
+  timestamp_at: Date | null;
+  timestamp_authority: string | null;
 }
 
 /** Records the file of a queued report; false when the report was no longer queued (another attempt won). */
-export async function markGenerated(db: Db, id: string, file: { path: string; size: number; sha256: string }, at: Date): Promise<boolean> {
+export async function markGenerated(
+  db: Db,
+  id: string,
+  file: { path: string; size: number; sha256: string; timestamp: TimestampColumns },
+  at: Date,
+): Promise<boolean> {
   const result = await db
     .updateTable('reports')
-    .set({ status: ReportStatus.Generated, error: null, file_path: file.path, file_size: file.size, sha256: file.sha256, updated_at: at })
+    .set({ status: ReportStatus.Generated, error: null, file_path: file.path, file_size: file.size, sha256: file.sha256, updated_at: at, ...file.timestamp })
     .where('id', '=', id)
     .where('status', '=', ReportStatus.Queued)
     .executeTakeFirst();
@@ -90,4 +108,38 @@ export function filterInstant(filters: Record<string, unknown>, key: 'dateInit' 
 /** jsonb for a filters column (Kysely takes the JSON text). */
 export function filtersJson(filters: Record<string, unknown>): string {
   return JSON.stringify(filters);
+}
+
+/**
+ * Records a document timestamp added to a report's file (ADR 79): the new file, its SHA-256, and the one before it
+ * (copies downloaded before still validate). Only from the file it was made from, and only while pending: false
+ * otherwise (the caller removes the file it wrote).
+ */
+export async function recordDocumentTimestamp(
+  db: Db,
+  id: string,
+  stamped: { fromSha256: string; path: string; size: number; sha256: string; time: Date; authority: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('reports')
+    .set({
+      file_path: stamped.path,
+      file_size: stamped.size,
+      sha256: stamped.sha256,
+      unstamped_sha256: stamped.fromSha256,
+      timestamp_status: 'document',
+      timestamp_at: stamped.time,
+      timestamp_authority: stamped.authority,
+    })
+    .where('id', '=', id)
+    .where('sha256', '=', stamped.fromSha256)
+    .where('timestamp_status', '=', 'pending')
+    .where('file_removed_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Every attempt at a missing timestamp failed: the report stays valid, shown without a timestamp. */
+export async function markTimestampFailed(db: Db, id: string): Promise<void> {
+  await db.updateTable('reports').set({ timestamp_status: 'failed' }).where('id', '=', id).where('timestamp_status', '=', 'pending').execute();
 }

@@ -34,6 +34,8 @@ import { buildExcelTemplate } from './excel-template';
 import { readExcelUpload, type RowError } from './excel-intake';
 import { EXCEL_ROW_MESSAGES, REPORT_SERVER_MESSAGES as M } from './messages';
 import { loadOrCreateSigningIdentity } from '../../reports/signing/certificate';
+import { pdfTimestamps } from '../../reports/signing/pdf-timestamps';
+import { fileTimestampAnswer, type ReportTimestamps } from './timestamps';
 import { findInvoiceDocumentBySha256 } from '../billing/repository';
 import type { SpreadsheetReaderPool } from './excel-upload/reader-pool';
 import type { RenderPool } from './render/render-pool';
@@ -110,6 +112,8 @@ export class ReportService {
     private readonly events: EventBus,
     /** Tracking codes (ADR 72): a code holder's reports of the travel the code shows. */
     private readonly travels: Pick<TravelService, 'readableByCode'>,
+    /** RFC 3161 timestamps of the reports' signatures (ADR 79). */
+    private readonly timestamps: ReportTimestamps,
   ) {
     this.view = new ReportView(clock, config.reportLinkMinutes, config.reportTimeZone);
   }
@@ -303,13 +307,15 @@ export class ReportService {
     if (!row) {
       // Invoice PDFs are signed with the same certificate and recorded the same way (ADR 30).
       const invoice = await findInvoiceDocumentBySha256(this.db, sha256);
-      return invoice ? { valid: true, invoice } : { valid: false, error: REPORT_MESSAGES.notGenerated };
+      return invoice ? { valid: true, invoice, timestamp: fileTimestampAnswer(pdfTimestamps(data)) } : { valid: false, error: REPORT_MESSAGES.notGenerated };
     }
     return {
       valid: true,
       report: { _id: row.id, kind: row.kind as ReportKind, generated_at: row.updated_at.toISOString(), enterprise: row.enterprise_name, mac: row.device_mac },
       // The file cannot carry its later approval; the validator tells it (ADR 0062).
       approval: approvalOf(row) ?? null,
+      // The timestamps this very file carries (ADR 79), read from its bytes; the stored report's when it has none.
+      timestamp: this.timestamps.answer(pdfTimestamps(data), row, sha256),
     };
   }
 
@@ -380,11 +386,13 @@ export class ReportService {
     const result = await this.pool.run(task);
     const at = this.clock.now();
     const recorded = await this.db.transaction().execute(async (trx) => {
-      if (!(await markGenerated(trx, report.id, { path: file.relative, size: result.size, sha256: result.sha256 }, at))) return false;
+      const stored = { path: file.relative, size: result.size, sha256: result.sha256, timestamp: this.timestamps.columns(result.timestamp) };
+      if (!(await markGenerated(trx, report.id, stored, at))) return false;
       await this.announce(trx, report, { status: 'generated', error: null }, at);
       return true;
     });
     if (!recorded) return this.storage.remove(file.relative);
+    await this.timestamps.afterGeneration(report.id, result.timestamp);
     this.events.emit('report.finished', { reportId: report.id });
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FileFolder } from '../../lib/file-folder';
 
@@ -16,5 +17,9 @@ export class ReportStorage extends FileFolder {
     const month = at.toISOString().slice(0, 7);
     const relative = path.posix.join(month, `${reportId}-${randomBytes(4).toString('hex')}.${extension}`);
     return { relative, absolute: this.absolute(relative) };
+  }
+
+  read(relative: string): Promise<Buffer> {
+    return readFile(this.absolute(relative));
   }
 }

@@ -13,6 +13,8 @@ import { createPrivateKey, type KeyObject, privateEncrypt, constants } from 'nod
 import { Signer } from '@signpdf/signpdf';
 import forge from 'node-forge';
 import type { OpenedP12 } from './p12';
+import { signatureValueOf, withTimestampToken } from './timestamp-token';
+import type { Timestamper } from './tsa-client';
 
 /** DER prefix of a SHA-256 DigestInfo (RFC 8017 §9.2): RSASSA-PKCS1-v1_5 signs this followed by the digest. */
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
@@ -29,6 +31,28 @@ export class CmsSigner extends Signer {
         ? { ...attribute, value: forge.util.decodeUtf8(attribute.value) }
         : attribute,
     );
+  }
+
+  /**
+   * Signs, then asks `timestamper` for a token over the SignerInfo's signature value and adds it as the unsigned
+   * attribute id-aa-timeStampToken (RFC 3161 App. A; PAdES B-T). A token that cannot be had or that would not fit in
+   * `maxBytes` leaves the signature without one: `timestamp` null and the reason in `error` — never a lost signature.
+   */
+  async signWithTimestamp(
+    data: Buffer,
+    signingTime: Date | undefined,
+    timestamper: Timestamper,
+    maxBytes: number,
+  ): Promise<{ cms: Buffer; timestamp: Awaited<ReturnType<Timestamper>>['info'] | null; error: unknown }> {
+    const cms = await this.sign(data, signingTime);
+    try {
+      const { token, info } = await timestamper(signatureValueOf(cms));
+      const stamped = withTimestampToken(cms, token);
+      if (stamped.length > maxBytes) return { cms, timestamp: null, error: new Error(`the timestamped signature (${stamped.length} bytes) exceeds the ${maxBytes} reserved`) };
+      return { cms: stamped, timestamp: info, error: null };
+    } catch (error) {
+      return { cms, timestamp: null, error };
+    }
   }
 
   override async sign(pdfBuffer: Buffer, signingTime?: Date): Promise<Buffer> {

@@ -5,10 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
-import { SignPdf } from '@signpdf/signpdf';
+import { SignPdf, Signer } from '@signpdf/signpdf';
 import type { SigningIdentity } from './certificate';
 import { CmsSigner } from './cms-signer';
+import { asDocumentTimestamp } from './document-timestamp';
 import { openP12 } from './p12';
+import type { TimestampInfo } from './timestamp-token';
+import type { Timestamper } from './tsa-client';
 
 export interface SignatureInfo {
   /** e.g. "Relatório gerado pela plataforma Sentinela" */
@@ -31,7 +34,31 @@ export const DEFAULT_SIGNATURE_INFO: SignatureInfo = {
 /** Room reserved for the CMS beyond the certificates it embeds (signature, attributes, structure). */
 const SIGNATURE_OVERHEAD = 4096;
 
+/** Room for a timestamp token in a signature's placeholder: the TSA's certificate (and chain), TSTInfo, signature. */
+const TIMESTAMP_ROOM = 16 * 1024;
+
+/** Whether a signature carries a timestamp: off (no TSA set), in the signature (B-T), or missing (the TSA failed). */
+export type TimestampOutcome = { status: 'off' } | { status: 'signature'; info: TimestampInfo } | { status: 'missing'; error: unknown };
+
+export interface SignedPdf {
+  data: Buffer;
+  timestamp: TimestampOutcome;
+}
+
+/** Signs a PDF without a timestamp (tests, tools); the application signs with `signPdfWithTimestamp`. */
 export async function signPdf(pdf: Buffer, identity: SigningIdentity, info: SignatureInfo): Promise<Buffer> {
+  return (await signPdfWithTimestamp(pdf, identity, info, undefined)).data;
+}
+
+/**
+ * Signs a PDF; with a `timestamper` (REPORT_TSA_URL set) the signature carries an RFC 3161 signature timestamp
+ * (PAdES B-T, ADR 79). A TSA that fails leaves the PDF signed without one: `timestamp.status` says so, and the
+ * caller decides what to do (the reports add a document timestamp later).
+ */
+export async function signPdfWithTimestamp(pdf: Buffer, identity: SigningIdentity, info: SignatureInfo, timestamper: Timestamper | undefined): Promise<SignedPdf> {
+  // The CMS embeds the certificates of the P12: a configured certificate with its chain needs more than the
+  // library's 8 KiB default; the P12 (key + certificates) bounds what they take.
+  const signatureLength = Math.max(8192, identity.p12.length + SIGNATURE_OVERHEAD) + (timestamper ? TIMESTAMP_ROOM : 0);
   const withPlaceholder = plainAddPlaceholder({
     pdfBuffer: pdf,
     reason: info.reason,
@@ -39,12 +66,68 @@ export async function signPdf(pdf: Buffer, identity: SigningIdentity, info: Sign
     contactInfo: info.contactInfo ?? '',
     name: info.name,
     signingTime: info.signingTime,
-    // The CMS embeds the certificates of the P12: a configured certificate with its chain needs more than the
-    // library's 8 KiB default; the P12 (key + certificates) bounds what they take.
-    signatureLength: Math.max(8192, identity.p12.length + SIGNATURE_OVERHEAD),
+    signatureLength,
     appName: 'Sentinela',
   });
-  return new SignPdf().sign(withStartXrefAtXref(withPlaceholder), signerFor(identity), info.signingTime);
+  if (!timestamper) return { data: await new SignPdf().sign(withStartXrefAtXref(withPlaceholder), signerFor(identity), info.signingTime), timestamp: { status: 'off' } };
+  const signer = new TimestampingSigner(signerFor(identity), timestamper, signatureLength);
+  const data = await new SignPdf().sign(withStartXrefAtXref(withPlaceholder), signer, info.signingTime);
+  return { data, timestamp: signer.outcome };
+}
+
+/** One signature with a timestamp: the CMS signer of the identity, the TSA, and what came of asking it. */
+class TimestampingSigner extends Signer {
+  outcome: TimestampOutcome = { status: 'missing', error: new Error('not signed yet') };
+
+  constructor(
+    private readonly signer: CmsSigner,
+    private readonly timestamper: Timestamper,
+    private readonly maxBytes: number,
+  ) {
+    super();
+  }
+
+  override async sign(data: Buffer, signingTime?: Date): Promise<Buffer> {
+    const { cms, timestamp, error } = await this.signer.signWithTimestamp(data, signingTime, this.timestamper, this.maxBytes);
+    this.outcome = timestamp ? { status: 'signature', info: timestamp } : { status: 'missing', error };
+    return cms;
+  }
+}
+
+/**
+ * Adds a document timestamp (ISO 32000-2 §12.8.5, PAdES: `/Type /DocTimeStamp`, `/SubFilter /ETSI.RFC3161`) to a
+ * signed PDF in an incremental update: the /Contents is the TSA's token over the bytes of the whole new revision. The
+ * earlier signature's bytes are untouched, so it stays valid; the token proves the file (signature included) existed
+ * at its time. What a report signed while the TSA was down gets later (ADR 79). Throws when the TSA fails.
+ */
+export async function addDocumentTimestamp(pdf: Buffer, timestamper: Timestamper): Promise<{ data: Buffer; info: TimestampInfo }> {
+  const withPlaceholder = plainAddPlaceholder({
+    pdfBuffer: pdf,
+    reason: '',
+    location: '',
+    contactInfo: '',
+    name: '',
+    subFilter: 'ETSI.RFC3161',
+    signatureLength: TIMESTAMP_ROOM,
+  });
+  const signer = new DocumentTimestampSigner(timestamper);
+  const data = await new SignPdf().sign(withStartXrefAtXref(asDocumentTimestamp(withPlaceholder)), signer);
+  return { data, info: signer.info! };
+}
+
+/** The "signer" of a document timestamp: the TSA's token over the signed bytes is the whole /Contents. */
+class DocumentTimestampSigner extends Signer {
+  info: TimestampInfo | null = null;
+
+  constructor(private readonly timestamper: Timestamper) {
+    super();
+  }
+
+  override async sign(data: Buffer): Promise<Buffer> {
+    const { token, info } = await this.timestamper(data);
+    this.info = info;
+    return token;
+  }
 }
 
 const TAIL = /startxref\n(\d+)\n%%EOF\s*$/;

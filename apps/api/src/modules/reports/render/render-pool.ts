@@ -1,6 +1,7 @@
 import { ThreadPool } from '../../../lib/thread-pool';
 import type { SigningIdentity } from '../../../reports/signing/certificate';
-import type { RenderAnswer, RenderRequest } from './render-thread';
+import type { TsaSettings } from '../../../reports/signing/tsa-client';
+import type { RenderAnswer, RenderRequest, RenderThreadData } from './render-thread';
 import { transferList, type RenderResult, type RenderTask } from './render-task';
 
 /** A render failed inside its thread; the message is the renderer's own (for the log, not for users). */
@@ -19,12 +20,16 @@ export class RenderPool {
   private identity: SigningIdentity | null = null;
   private readonly pool: ThreadPool<RenderRequest, RenderAnswer, RenderResult>;
 
-  constructor(size: number) {
+  /** @param tsa REPORT_TSA_URL and its deadline: the threads timestamp every PDF signature (ADR 79). */
+  constructor(
+    size: number,
+    private readonly tsa?: TsaSettings,
+  ) {
     this.pool = new ThreadPool<RenderRequest, RenderAnswer, RenderResult>({
       name: 'render',
       entry: new URL('./render-thread.mjs', import.meta.url),
       size,
-      workerOptions: () => ({ workerData: this.identity }),
+      workerOptions: () => ({ workerData: { identity: this.identity!, tsa: this.tsa } satisfies RenderThreadData }),
       transfer: (request) => transferList(request.task),
       settle: (answer) => (answer.ok ? answer.result : new RenderError(answer.error.message, answer.error.stack)),
     });

@@ -27,7 +27,11 @@ export type RenderTask =
 export interface RenderResult {
   size: number;
   sha256: string;
+  /** A PDF's signature timestamp (ADR 79): none asked (no TSA, or a spreadsheet), carried, or missing (why, for the log). */
+  timestamp: RenderedTimestamp;
 }
+
+export type RenderedTimestamp = { status: 'off' } | { status: 'signature'; time: string; authority: string } | { status: 'missing'; reason: string };
 
 /** Where the signing identity comes from: a configured P12, or the platform's own under `dir`. */
 export interface SigningSource {
