@@ -135,7 +135,7 @@ describe('X12 reports signed with a signature timestamp (PAdES B-T)', () => {
 
   it('tells a token that does not stamp this signature from a valid one', async () => {
     const { data } = await generatedPdf();
-    // Another signature's token put in place of this one's: same length, the signature value differs.
+    // One byte of the signature value changed in the file: the token no longer stamps this signature.
     const [signature] = signaturesOf(data);
     const value = signatureTimestamps(signature!.contents)[0]!.signatureValue;
     const tampered = Buffer.from(data);

@@ -54,6 +54,14 @@ export const todayIso = (now: Date = new Date()) => `${now.getFullYear()}-${two(
 export const formatDate = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY');
 /** DD/MM/YYYY HH:mm:ss in local time. */
 export const formatDateTime = (value: DateInput) => formatLocal(value, 'DD/MM/YYYY HH:mm:ss');
+/** DD/MM/YYYY HH:mm:ss in local time with its offset, "28/11/2026 11:05:42 (UTC-03:00)" (a signature's timestamp). */
+export function formatDateTimeWithZone(value: DateInput): string {
+  const text = formatDateTime(value);
+  if (text === EMPTY) return text;
+  const offset = -readUtc(value as string | number | Date).getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  return `${text} (UTC${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)})`;
+}
 /** DD/MM HH:mm:ss in local time (travel rows and readings). */
 export const formatShortDateTime = (value: DateInput) => formatLocal(value, 'DD/MM HH:mm:ss');
 /** HH:mm in local time ("Atualizado às" of the monitor page, alarms since). */

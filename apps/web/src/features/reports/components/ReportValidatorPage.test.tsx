@@ -54,6 +54,27 @@ describe('/report/validator (R6)', () => {
     expect(within(screen.getByTestId('validation-result')).getByText(REPORT_MESSAGES.valid)).toBeTruthy();
   });
 
+  it('X12 shows the RFC 3161 timestamp: its time with the zone and its authority, or why there is none (ADR 79)', async () => {
+    const report = { _id: 'r-1', kind: 'device-history', generated_at: '2026-11-28T14:00:05.000Z', enterprise: 'Aurora', mac: 'AA:BB' };
+    let timestamp: Record<string, unknown> = { status: 'stamped', kind: 'signature', time: '2026-11-28T14:00:06.000Z', authority: 'CN=AC Carimbo, O=ICP-Brasil, C=BR' };
+    mockXhr(() => ({ status: 200, body: { valid: true, report, timestamp } }));
+    renderApp('/report/validator');
+    await dropFile(pdf());
+    let shown = await screen.findByTestId('validated-timestamp');
+    // The test environment's zone (TZ=America/Sao_Paulo, as the other dates of this file show).
+    expect(within(shown).getByText('28/11/2026 11:00:06 (UTC-03:00)')).toBeTruthy();
+    expect(within(shown).getByText('Autoridade: CN=AC Carimbo, O=ICP-Brasil, C=BR')).toBeTruthy();
+
+    timestamp = { status: 'none', kind: null, time: null, authority: null };
+    await dropFile(pdf('outro.pdf'));
+    shown = await screen.findByTestId('validated-timestamp');
+    expect(await within(shown).findByText('Sem carimbo de tempo')).toBeTruthy();
+
+    timestamp = { status: 'pending', kind: null, time: null, authority: null };
+    await dropFile(pdf('terceiro.pdf'));
+    expect(await screen.findByText(/Pendente: a autoridade de carimbo do tempo não respondeu/)).toBeTruthy();
+  });
+
   it('"Inválido!" with the server message when there is one, else the generic text', async () => {
     let answer: { valid: boolean; error?: string } = { valid: false, error: REPORT_MESSAGES.notGenerated };
     mockXhr(() => ({ status: 200, body: answer }));

@@ -9,6 +9,7 @@ import { EMPTY, formatDateTime } from '../../../lib/format';
 import { validateReport } from '../api/validate-report';
 import '../styles';
 import { FileDropzone } from './FileDropzone';
+import { TimestampDetails } from './TimestampDetails';
 
 interface Verdict {
   fileName: string | null;
@@ -18,6 +19,8 @@ interface Verdict {
   report?: ReportValidation['report'];
   /** An invoice PDF, signed like the reports (ADR 30). */
   invoice?: ReportValidation['invoice'];
+  /** Its RFC 3161 timestamp (ADR 79). */
+  timestamp?: ReportValidation['timestamp'];
 }
 
 const PDF_ACCEPT = { [MIME_TYPES.pdf]: ['.pdf'] };
@@ -47,6 +50,7 @@ export function ReportValidatorPage() {
         message: answer.error || (answer.valid ? REPORT_MESSAGES.validText : REPORT_MESSAGES.invalidText),
         report: answer.report,
         invoice: answer.invoice,
+        timestamp: answer.timestamp,
       });
     } catch (error) {
       if (current.signal.aborted) return;
@@ -81,7 +85,7 @@ export function ReportValidatorPage() {
 }
 
 function VerdictAlert({ verdict }: { verdict: Verdict }) {
-  const { valid, report, invoice } = verdict;
+  const { valid, report, invoice, timestamp } = verdict;
   return (
     <Alert
       color={valid ? 'green' : 'red'}
@@ -115,6 +119,7 @@ function VerdictAlert({ verdict }: { verdict: Verdict }) {
             <Detail label="Código do documento" value={invoice._id} />
           </SimpleGrid>
         )}
+        {valid && timestamp && <TimestampDetails timestamp={timestamp} />}
       </Stack>
     </Alert>
   );
