@@ -101,6 +101,8 @@ describe('invoice PDF (GET /api/invoices/{id}/pdf)', () => {
     expect(result).toEqual({
       valid: true,
       invoice: { _id: expect.any(String), number: invoices.auroraPending.number, generated_at: expect.any(String), enterprise: 'Aurora Alimentos' },
+      // No REPORT_TSA_URL here: no RFC 3161 timestamp (ADR 79).
+      timestamp: { status: 'none', kind: null, time: null, authority: null },
     });
     const changed = Buffer.from(pending);
     const at = changed.indexOf('Aurora');

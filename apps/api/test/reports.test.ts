@@ -82,6 +82,8 @@ describe('device history PDF (R1, R6)', () => {
       report: { _id: report._id, kind: 'device-history', generated_at: expect.any(String), enterprise: 'Aurora Alimentos', mac: MACS.truck1 },
       // Not approved (X11, ADR 0062).
       approval: null,
+      // No REPORT_TSA_URL here: no RFC 3161 timestamp (ADR 79).
+      timestamp: { status: 'none', kind: null, time: null, authority: null },
     });
   });
 

@@ -372,7 +372,8 @@ export class ReportService {
   /** Generates a queued report's file (the job's handler); a report no longer queued is left as it is. */
   async generate(reportId: string): Promise<void> {
     const report = await findReport(this.db, reportId);
-    if (!report || report.status !== ReportStatus.Queued) return;
+    if (!report) return;
+    if (report.status !== ReportStatus.Queued) return this.timestamps.ensureQueued(report);
     const generatedAt = this.clock.now();
     const file = this.storage.newFile(report.id, report.type, generatedAt);
     let task;

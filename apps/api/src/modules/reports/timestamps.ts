@@ -82,6 +82,16 @@ export class ReportTimestamps {
     await this.queue.send<ReportTimestampPayload>(REPORT_TIMESTAMP_JOB, { reportId }, reportId, { startAfterSeconds: this.config.reportTsaRetrySeconds });
   }
 
+  /**
+   * A report job that runs again for a report already generated (its first attempt recorded the file, then failed
+   * to queue the timestamp job: a server stopping in between) queues it now, once.
+   */
+  async ensureQueued(report: Pick<ReportRow, 'id' | 'status' | 'timestamp_status'>): Promise<void> {
+    if (report.status !== ReportStatus.Generated || report.timestamp_status !== 'pending') return;
+    if (await this.queue.hasPending(REPORT_TIMESTAMP_JOB, report.id)) return;
+    await this.queue.send<ReportTimestampPayload>(REPORT_TIMESTAMP_JOB, { reportId: report.id }, report.id, { startAfterSeconds: this.config.reportTsaRetrySeconds });
+  }
+
   /** The job: a document timestamp on the stored file of a `pending` report. Throws (the job retries) when the TSA fails. */
   async addMissing(reportId: string): Promise<void> {
     const report = await findReport(this.db, reportId);
