@@ -187,6 +187,25 @@ describe('a TSA that fails never loses the report', () => {
     expect(earlier.timestamp).toMatchObject({ status: 'later', kind: 'document', authority: tsa.authority });
   });
 
+  it('hanging past REPORT_TSA_TIMEOUT_MS: the report is still generated, signed, and marked pending', async () => {
+    tsa.answer = { kind: 'hang' };
+    const { report, data } = await generatedPdf();
+    tsa.answer = { kind: 'reply' };
+    expect(signaturesOf(data).flatMap((s) => signatureTimestamps(s.contents))).toEqual([]);
+    expect(signatureValidation(await pdfsigOf('hung.pdf', data))).toBe('Signature is Valid.');
+    expect(['pending', 'document']).toContain((await row(report._id)).timestamp_status);
+  });
+
+  it('an audit trail export PDF carries the signature timestamp too (the one signer of every PDF)', async () => {
+    tsa.answer = { kind: 'reply' };
+    const res = await ctx.request('GET', '/api/audit-trail/export/pdf', tokens['aurora.adm']!);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    const [signature] = signaturesOf(res.rawPayload);
+    const [stamp] = signatureTimestamps(signature!.contents);
+    expect(await opensslVerifiesToken(tsa, stamp!.token, stamp!.signatureValue)).toBe(true);
+    expect(pdfTimestamps(res.rawPayload)).toEqual([expect.objectContaining({ kind: 'signature', valid: true, authority: tsa.authority })]);
+  });
+
   it('hanging past REPORT_TSA_TIMEOUT_MS, or answering garbage: an invoice is still handed out, signed, without a timestamp', async () => {
     const token = tokens['aurora.adm']!;
     const invoice = (await ctx.request('GET', '/api/invoices', token)).json<InvoiceListResponse>().data[0]!;
