@@ -60,6 +60,7 @@ import { apiTokenRoutes } from './modules/api-tokens/routes';
 import { readingsExportRoutes } from './modules/readings/export-routes';
 import { webhookRoutes } from './modules/webhooks/routes';
 import { retentionRoutes } from './modules/retention/routes';
+import { sealRoutes } from './modules/seals/routes';
 import { calibrationRoutes } from './modules/calibrations/routes';
 
 export interface BuildAppOptions {
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     webhookRoutes,
     retentionRoutes,
     calibrationRoutes,
+    sealRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

@@ -62,6 +62,7 @@ import { AuditTrailExportService } from './modules/audit-trail/export';
 import { AuditTrailService } from './modules/audit-trail/service';
 import { ComplianceService } from './modules/compliance/service';
 import { RetentionService } from './modules/retention/service';
+import { SealService } from './modules/seals/service';
 import { SignatureService } from './modules/signatures/service';
 import { ReportApprovalService } from './modules/reports/approval';
 import { ApiTokenService } from './modules/api-tokens/service';
@@ -164,6 +165,8 @@ export interface AppServices {
   /** GxP mode per enterprise (X11, ADR 0061). */
   compliance: ComplianceService;
   retention: RetentionService;
+  /** Sealed days of readings (X12, ADR 0080). */
+  seals: SealService;
   /** Electronic signatures: alarm acknowledgements in GxP mode, report approvals (X11, ADR 0062). */
   signatures: SignatureService;
   /** Report approvals, signed (X11, ADR 0062). */
@@ -251,6 +254,7 @@ export function createServices(
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
   });
   const auditTrail = new AuditTrailService(db);
+  const seals = new SealService(db, clock, config.reportTimeZone, signing, jobs, log, config.sealCheckMinutes);
   return {
     config,
     db,
@@ -333,7 +337,8 @@ export function createServices(
     auditTrail,
     auditTrailExports: new AuditTrailExportService(db, clock, config, signing, auditTrail, timestamper),
     compliance,
-    retention: new RetentionService(db, clock, reportStorage, jobs, log),
+    retention: new RetentionService(db, clock, reportStorage, jobs, log, seals),
+    seals,
     signatures,
     reportApprovals: new ReportApprovalService(db, clock, signatures, reports),
     apiTokens,

@@ -195,6 +195,8 @@ export const testConfig = (overrides: Partial<AppConfig> = {}): AppConfig => ({
   billingCycleMinutes: 0,
   // Tests run the retention themselves, under their clock.
   retentionCheckMinutes: 0,
+  // Tests run the seal job themselves, under their clock (seals.test.ts), but for the start-up test.
+  sealCheckMinutes: 0,
   // No receiving bank account unless a test sets one (financial.test.ts).
   bankAccount: null,
   // No card provider unless a test starts its local Pagar.me (cards.test.ts).

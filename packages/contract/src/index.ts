@@ -43,5 +43,6 @@ export * from './api-tokens';
 export * from './webhooks';
 export * from './readings-export';
 export * from './calibrations';
+export * from './seals';
 export * from './invoice-text';
 export * from './money';

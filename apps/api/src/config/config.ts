@@ -206,6 +206,8 @@ const Env = z.object({
   BILLING_CYCLE_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(10),
   // Retention (ADR 81): how often the day's run is queued (it runs once a day whatever the servers); 0 turns it off.
   RETENTION_CHECK_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
+  // Sealed days (ADR 80): how often the seal job is queued (late readings' addenda, days newly behind the line); 0: off.
+  SEAL_CHECK_MINUTES: z.coerce.number().int().min(0).max(24 * 60).default(60),
   // The platform's receiving bank account shown on Financeiro and on invoices (ADR 30): all four or none.
   PLATFORM_BANK_NAME: z.string().trim().max(60).optional(),
   PLATFORM_BANK_AGENCY: z.string().trim().regex(/^\d{1,6}(-[\dXx])?$/, 'digits, optionally a check digit (1234 or 1234-5)').optional().or(z.literal('')),
@@ -487,6 +489,8 @@ export interface AppConfig {
   billingCycleMinutes: number;
   /** How often the retention job's day run is queued (ADR 0081); 0 turns it off. */
   retentionCheckMinutes: number;
+  /** How often the seal job is queued (ADR 0080); 0 turns it off. */
+  sealCheckMinutes: number;
   /** The platform's receiving bank account (document 000's fields), from settings only; null: not shown. */
   bankAccount: BankAccount | null;
   /** The payment provider cards are tokenised by (ADR 31); undefined: none, cards cannot be added. */
@@ -707,6 +711,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     billingIssueDaysBefore: e.BILLING_ISSUE_DAYS_BEFORE,
     billingCycleMinutes: e.BILLING_CYCLE_MINUTES,
     retentionCheckMinutes: e.RETENTION_CHECK_MINUTES,
+    sealCheckMinutes: e.SEAL_CHECK_MINUTES,
     bankAccount:
       e.PLATFORM_BANK_NAME && e.PLATFORM_BANK_AGENCY && e.PLATFORM_BANK_ACCOUNT && e.PLATFORM_BANK_HOLDER
         ? { name: e.PLATFORM_BANK_HOLDER, bank_name: e.PLATFORM_BANK_NAME, agencia: e.PLATFORM_BANK_AGENCY, conta: e.PLATFORM_BANK_ACCOUNT, type: e.PLATFORM_BANK_ACCOUNT_TYPE }

@@ -179,6 +179,17 @@ export interface ReadingRollupMarksTable {
   id: Generated<string>; device_num: number; bucket: Timestamp;
 }
 
+/** A sealed day of an enterprise's readings, or an addendum of one (ADR 0080). Append-only. */
+export interface DaySealsTable {
+  id: Generated<string>; enterprise_id: string; seq: number; day: string; addendum: number; kind: 'day' | 'late' | 'retention';
+  devices: unknown; prev_seal_sha256: string; sha256: string; canonical: string; signature: Buffer; sealed_at: Timestamp;
+}
+
+/** A device's hour with readings written behind the roll-up line, for the seal job's addenda (ADR 0080). */
+export interface SealMarksTable {
+  id: Generated<string>; device_num: number; bucket: Timestamp;
+}
+
 /** The one row saying which hours the roll-ups cover (ADR 0045). */
 export interface ReadingRollupStateTable {
   id: Generated<boolean>; trusted_before: Timestamp; published_before: Timestamp; published_xmax: string | null;
@@ -421,6 +432,8 @@ export interface Database {
   readings: ReadingsTable;
   reading_rollups: ReadingRollupsTable;
   reading_rollup_marks: ReadingRollupMarksTable;
+  day_seals: DaySealsTable;
+  seal_marks: SealMarksTable;
   reading_rollup_state: ReadingRollupStateTable;
   alarms: AlarmsTable;
   alarm_excursions: AlarmExcursionsTable;

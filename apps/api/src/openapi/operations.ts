@@ -27,7 +27,7 @@ export const TAGS = {
   Plans: 'Plans and frequently asked questions, public and their administration.',
   Site: 'Public pages: contact form, plans, FAQ.',
   System: 'Health check and this API description.',
-  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060), calibration certificates (ADR 0077).',
+  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060), calibration certificates (ADR 0077), sealed days of readings (ADR 0080).',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -51,6 +51,8 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/devices/:id/calibrations': "A device's calibration certificates, the one in force first",
     'POST /api/devices/:id/calibrations': 'Add a calibration certificate (multipart: the PDF as certificate, dates, laboratory, number, points)',
     'GET /api/calibrations/:id/certificate': 'Download a calibration certificate PDF, the bytes as uploaded',
+    'GET /api/seals': "A day's seal of the enterprise's readings (per device count, first, last, SHA-256; chained, CMS-signed) and its addenda",
+    'GET /api/seals/verify': "Recompute a sealed day from the stored readings: ok, and the MACs that differ from their latest seal entry",
   },
   Ingestion: {
     'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',

@@ -14,6 +14,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
   let billingTimer: NodeJS.Timeout | undefined;
   let retentionTimer: NodeJS.Timeout | undefined;
   let calibrationTimer: NodeJS.Timeout | undefined;
+  let sealTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<unknown> = Promise.resolve();
   const sweep = () => {
     sweeping = services.alarmDeliveries
@@ -53,6 +54,15 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
       retentionTimer = setInterval(queueRetention, retentionMinutes * 60_000);
       retentionTimer.unref();
     }
+    // Sealed days (ADR 0080): queued now (days before this server's start are sealed by the job, not in the start-up
+    // path) and every SEAL_CHECK_MINUTES (late readings' addenda, days newly behind the roll-up line).
+    const sealMinutes = services.config.sealCheckMinutes;
+    if (sealMinutes > 0) {
+      const queueSeals = () => void services.seals.queue().catch((err: unknown) => app.log.error({ err }, 'seal job not queued'));
+      queueSeals();
+      sealTimer = setInterval(queueSeals, sealMinutes * 60_000);
+      sealTimer.unref();
+    }
     // Certificates becoming due or overdue (ADR 0077): announced once each, looked for every CALIBRATION_CHECK_MINUTES
     // (the notice rows make a second look, or a second server, harmless). Tests run the sweep under their clock.
     const calibrationMinutes = services.config.calibrationCheckMinutes;
@@ -68,6 +78,7 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     clearInterval(billingTimer);
     clearInterval(retentionTimer);
     clearInterval(calibrationTimer);
+    clearInterval(sealTimer);
     await sweeping;
     await services.webhooks.settled();
     await services.telegram.stop();

@@ -34,6 +34,8 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'PUT /api/enterprise/compliance': 'Alterou o modo GxP da empresa',
   'GET /api/enterprise/retention': 'Consultou a retenção de dados da empresa',
   'PUT /api/enterprise/retention': 'Alterou a retenção de dados da empresa',
+  'GET /api/seals': 'Consultou o selo diário das leituras',
+  'GET /api/seals/verify': 'Verificou o selo diário das leituras',
   'GET /api/audit-trail/export/:format': 'Exportou a trilha de auditoria assinada',
   'GET /api/devices/:id/calibrations': 'Consultou os certificados de calibração de um dispositivo',
   'POST /api/devices/:id/calibrations': 'Adicionou um certificado de calibração',

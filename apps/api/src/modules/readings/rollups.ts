@@ -61,14 +61,16 @@ const pairArrays = (pairs: readonly RollupHour[]) => ({
 
 /**
  * Marks hours whose readings changed behind the roll-up line: readers then read them from readings, and the job
- * recomputes them. Plain inserts (one row per pair and call): never a conflict, so never a wait on another batch.
+ * recomputes them; the seal job makes addenda of those that fall in sealed days (ADR 0080). Plain inserts (one row per pair and call): never a conflict, so never a wait on another batch.
  * Must run in the transaction that changed the readings.
  */
 export async function markRollupHours(db: Db, pairs: readonly RollupHour[]): Promise<void> {
   if (pairs.length === 0) return;
   const { nums, buckets } = pairArrays(pairs);
-  await sql`INSERT INTO reading_rollup_marks (device_num, bucket)
-    SELECT * FROM unnest(${nums}::int[], ${buckets}::timestamptz[])`.execute(db);
+  // The same pairs are the seal job's late readings (ADR 0080): one statement, no extra round trip.
+  await sql`WITH pairs AS (SELECT * FROM unnest(${nums}::int[], ${buckets}::timestamptz[]) AS p(device_num, bucket)),
+    rollup AS (INSERT INTO reading_rollup_marks (device_num, bucket) SELECT device_num, bucket FROM pairs)
+    INSERT INTO seal_marks (device_num, bucket) SELECT device_num, bucket FROM pairs`.execute(db);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { RETENTION_DEFAULT_DAYS, RETENTION_MESSAGES, RETENTION_MIN_DAYS, type RetentionBody, type RetentionSettings } from '@sentinela/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database';
 import { asSystem, withReason } from '../../lib/audit-context';
 import type { Clock } from '../../lib/clock';
@@ -8,8 +8,10 @@ import { textArray } from '../../lib/pg-arrays';
 import type { TenantScope } from '../../lib/tenant-scope';
 import { declareReadingsRemoval, permitReadingsRemoval, recordReadingsRemoval } from '../audit-trail/repository';
 import { forgetReadingPartition } from '../readings/partitions';
+import type { RollupHour } from '../readings/rollups';
 import type { ReportStorage } from '../reports/storage';
 import type { JobLog, JobQueue } from '../../jobs/job-queue';
+import type { SealService } from '../seals/service';
 import { z } from 'zod';
 
 const DAY_MS = 86_400_000;
@@ -31,6 +33,13 @@ interface Policy {
   approvedReportsCutoff: Date;
 }
 
+/** The distinct (device, hour) pairs of some readings (`rows`: device_num and ts): what the seals' addenda recompute. */
+async function removedHours(db: Db, rows: RawBuilder<unknown>): Promise<RollupHour[]> {
+  const { rows: hours } = await sql<{ device_num: number; bucket: Date }>`
+    SELECT DISTINCT x.device_num, date_bin('1 hour', x.ts, timestamptz 'epoch') AS bucket FROM (${rows}) x`.execute(db);
+  return hours.map((h) => ({ deviceNum: h.device_num, hourMs: h.bucket.getTime() }));
+}
+
 /** Midnight UTC of the day `days` before `now`: whole days are removed, never part of one. */
 function cutoff(now: Date, days: number): Date {
   return new Date(Math.floor((now.getTime() - days * DAY_MS) / DAY_MS) * DAY_MS);
@@ -41,8 +50,9 @@ function cutoff(now: Date, days: number): Date {
  * job removes what is older: whole monthly partitions when every row in them is past its enterprise's limit and none
  * belongs to an enterprise under legal hold, otherwise rows, in a transaction that declares the removal (the readings'
  * immutability trigger refuses any other DELETE) and writes what it removed into that enterprise's audit trail.
- * A legal hold keeps everything of its enterprise. Daily seals (issue 24) are never removed: they outlive the readings
- * they describe.
+ * A legal hold keeps everything of its enterprise. Daily seals (issue 24, ADR 0080) are never removed: they outlive the
+ * readings they describe, and each sealed day that loses readings gets, in the same transaction, an addendum recording
+ * the removal (`SealService.recordRemoval`), so verification tells a retention removal from a change.
  */
 export class RetentionService {
   constructor(
@@ -51,6 +61,7 @@ export class RetentionService {
     private readonly storage: ReportStorage,
     private readonly jobs: JobQueue,
     private readonly log: JobLog,
+    private readonly seals: Pick<SealService, 'recordRemoval'>,
   ) {
     jobs.define<{ day: string }>({
       name: RETENTION_JOB,
@@ -185,6 +196,8 @@ export class RetentionService {
       await this.db.transaction().execute(async (trx) => {
         const { rows: counts } = await sql<{ enterprise_id: string | null; n: string }>`
           SELECT d.enterprise_id, count(*) AS n FROM ${table} r LEFT JOIN devices d ON d.num = r.device_num GROUP BY d.enterprise_id`.execute(trx);
+        // The hours the drop removes, for the seals' addenda (read before the table goes).
+        const removed = await removedHours(trx, sql`SELECT device_num, ts FROM ${table}`);
         for (const count of counts) {
           const key = results.has(count.enterprise_id) ? count.enterprise_id : null;
           results.get(key)!.partitions.push(partition.name);
@@ -197,6 +210,7 @@ export class RetentionService {
         }
         await sql`DELETE FROM reading_rollups WHERE bucket < ${to}::timestamptz`.execute(trx);
         await sql`DROP TABLE ${table}`.execute(trx);
+        await this.seals.recordRemoval(trx, removed);
       });
       forgetReadingPartition(this.db, partition.name);
     }
@@ -212,10 +226,12 @@ export class RetentionService {
       // One pass over the rows: the DELETE counts what it removed (a count first would read them twice). The trail
       // entry follows in the same transaction, so the removal and its record stand or fall together.
       await permitReadingsRemoval(trx, 'retenção');
-      const { rows } = await sql<{ n: string }>`
-        WITH gone AS (DELETE FROM readings WHERE device_num IN (${devices}) AND ts < ${policy.readingsCutoff} RETURNING 1)
-        SELECT count(*) AS n FROM gone`.execute(trx);
-      const n = Number(rows[0]?.n ?? 0);
+      // Counted per device and hour: the hours are what the seals' addenda recompute (ADR 0080).
+      const { rows } = await sql<{ device_num: number; bucket: Date; n: string }>`
+        WITH gone AS (DELETE FROM readings WHERE device_num IN (${devices}) AND ts < ${policy.readingsCutoff} RETURNING device_num, ts)
+        SELECT device_num, date_bin('1 hour', ts, timestamptz 'epoch') AS bucket, count(*) AS n FROM gone GROUP BY 1, 2`.execute(trx);
+      const n = rows.reduce((sum, r) => sum + Number(r.n), 0);
+      const removed: RollupHour[] = rows.map((r) => ({ deviceNum: r.device_num, hourMs: r.bucket.getTime() }));
       if (n === 0) return 0;
       await recordReadingsRemoval(trx, {
         enterpriseId: policy.enterpriseId,
@@ -223,6 +239,7 @@ export class RetentionService {
         details: { before: policy.readingsCutoff.toISOString(), readings: n },
       });
       await sql`DELETE FROM reading_rollups WHERE device_num IN (${devices}) AND bucket < ${policy.readingsCutoff}`.execute(trx);
+      await this.seals.recordRemoval(trx, removed);
       return n;
     });
   }
