@@ -706,6 +706,8 @@ describe('every read route answers the stored values', () => {
           if (!exporting && mustChoose && res.statusCode === 400) expect(res.json().error, url).toMatch(/empresa/);
           // An enterprise that never chose a plan has no subscription to read (ADR 32).
           else if (route.url === '/api/subscription' && res.statusCode === 404) expect(res.json().error, url).toBe('A empresa ainda não tem assinatura.');
+          // A day with no seal (X12: days without readings, or not yet behind the roll-up line) is a pt-BR 404.
+          else if (route.url.startsWith('/api/seals') && res.statusCode === 404) expect(res.json().error, url).toBe('Nenhum selo para este dia.');
           else if (!exporting) expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
           if (exporting) continue;
           for (const token of [aurora, joao, maria, undefined]) {

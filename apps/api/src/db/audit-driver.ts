@@ -39,6 +39,8 @@ export function auditedDialect(dialect: Dialect): Dialect {
  */
 export const UNAUDITED_HOT_TABLES: ReadonlySet<string> = new Set([
   'sessions', 'access_log', 'readings', 'reading_rollups', 'reading_rollup_marks', 'reading_rollup_state', 'domain_events',
+  // Late readings' marks for the seals (ADR 0080), written with the roll-up marks.
+  'seal_marks',
   'ingest_rejections', 'discovered_devices', 'alarm_excursions', 'alarm_deliveries', 'device_events', 'spent_challenges',
   // Rate-limit counters (ADR 54): written by logins, lookups and the per-user budget's sync.
   'rate_limits',
