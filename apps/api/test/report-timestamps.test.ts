@@ -187,6 +187,21 @@ describe('a TSA that fails never loses the report', () => {
     expect(earlier.timestamp).toMatchObject({ status: 'later', kind: 'document', authority: tsa.authority });
   });
 
+  it('a pending report whose job was never queued (a server stopped in between) gets one at start', async () => {
+    tsa.answer = { kind: 'reply' };
+    const { report } = await generatedPdf();
+    // As a process that recorded the report and stopped before queueing its timestamp job would leave it.
+    await ctx.db.updateTable('reports').set({ timestamp_status: 'pending', timestamp_at: null, timestamp_authority: null }).where('id', '=', report._id).execute();
+    expect(await ctx.services.jobs.hasPending('report-timestamp', report._id)).toBe(false);
+    await ctx.services.reports.requeueWaiting();
+    const deadline = Date.now() + 90_000;
+    while ((await row(report._id)).timestamp_status !== 'document') {
+      if (Date.now() > deadline) throw new Error('no document timestamp was added');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await row(report._id)).timestamp_authority).toBe(tsa.authority);
+  });
+
   it('hanging past REPORT_TSA_TIMEOUT_MS: the report is still generated, signed, and marked pending', async () => {
     tsa.answer = { kind: 'hang' };
     const { report, data } = await generatedPdf();

@@ -440,6 +440,8 @@ export class ReportService {
       requeued += 1;
     }
     if (requeued > 0) this.log.info({ requeued }, 'reports requeued');
+    // Missing timestamps whose job a stopped process did not queue (ADR 79).
+    await this.timestamps.requeuePending();
     return requeued;
   }
 

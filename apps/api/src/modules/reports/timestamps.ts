@@ -92,6 +92,18 @@ export class ReportTimestamps {
     await this.queue.send<ReportTimestampPayload>(REPORT_TIMESTAMP_JOB, { reportId: report.id }, report.id, { startAfterSeconds: this.config.reportTsaRetrySeconds });
   }
 
+  /** At start: every `pending` report without a waiting job gets one (a process stopped between recording and queueing). */
+  async requeuePending(): Promise<void> {
+    const pending = await this.db
+      .selectFrom('reports')
+      .select(['id', 'status', 'timestamp_status'])
+      .where('timestamp_status', '=', 'pending')
+      .where('status', '=', ReportStatus.Generated)
+      .limit(1000)
+      .execute();
+    for (const report of pending) await this.ensureQueued(report);
+  }
+
   /** The job: a document timestamp on the stored file of a `pending` report. Throws (the job retries) when the TSA fails. */
   async addMissing(reportId: string): Promise<void> {
     const report = await findReport(this.db, reportId);
