@@ -62,6 +62,7 @@ import { webhookRoutes } from './modules/webhooks/routes';
 import { retentionRoutes } from './modules/retention/routes';
 import { sealRoutes } from './modules/seals/routes';
 import { calibrationRoutes } from './modules/calibrations/routes';
+import { mappingStudyRoutes } from './modules/mapping-studies/routes';
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -165,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     retentionRoutes,
     calibrationRoutes,
     sealRoutes,
+    mappingStudyRoutes,
   ];
   for (const routes of routeModules) {
     await app.register(routes, { services });

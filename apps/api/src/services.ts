@@ -75,6 +75,7 @@ import { CalibrationService } from './modules/calibrations/service';
 import { CalibrationStorage } from './modules/calibrations/storage';
 import { PdfChecker } from './modules/calibrations/pdf-check';
 import { CalibrationNotices } from './modules/calibrations/notices';
+import { MappingStudyService } from './modules/mapping-studies/service';
 
 /** The app's long-lived collaborators, built once and handed to plugins and routes. */
 export interface AppServices {
@@ -189,6 +190,7 @@ export interface AppServices {
   pdfChecker: PdfChecker;
   /** Once-only announcements of certificates becoming due or overdue (ADR 0077). */
   calibrationNotices: CalibrationNotices;
+  mappingStudies: MappingStudyService;
 }
 
 export function createServices(
@@ -347,5 +349,6 @@ export function createServices(
     calibrations,
     pdfChecker,
     calibrationNotices: new CalibrationNotices(db, clock, config, jobs, mail, telegram, push, log),
+    mappingStudies: new MappingStudyService(db, clock, reports),
   };
 }

@@ -378,6 +378,13 @@ describe('boundary values stored through every write route', () => {
     await write('DELETE', `/api/webhooks/${removedHook._id}`, aurora);
     // A calibration certificate (X12) with the longest laboratory and number, due on the last day accepted.
     await certificate(aurora, await deviceId(ctx, MACS.chamber));
+    // A thermal mapping study (X12, ADR 0083) over the first instants, where the extreme readings are: the longest
+    // name, the widest range, the longest period; its report is generated with the others below.
+    const [studyPlace] = (await call('GET', '/api/locations', aurora)).json() as Array<{ _id: string }>;
+    await write('POST', '/api/mapping-studies', aurora, {
+      name: NAME_120, location_id: studyPlace!._id, macs: [MACS.chamber, MACS.freezer],
+      from: FIRST.toISOString(), to: new Date(INSTANT_MIN_MS + 31 * 86_400_000).toISOString(), min: -80, max: 150,
+    });
     // A report approval (a signature) of no report: a 404, never a 5xx (the approval itself is in signatures.test.ts).
     expect((await call('POST', '/api/reports/00000000-0000-4000-8000-000000000000/approve', aurora, { password: 'x'.repeat(200), meaning: 'Responsável' })).statusCode).toBe(404);
     // Telegram (A12): no bot on this server, so linking the largest chat id Telegram uses is refused (4xx, never 5xx);

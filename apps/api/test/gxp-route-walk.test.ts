@@ -252,6 +252,7 @@ const OUTSIDE: Record<string, string> = {
   'POST /api/webhooks/:id/test': 'sends a test event to a webhook (its delivery log is not a GxP record)',
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'sends a delivery again (its delivery log is not a GxP record)',
   'POST /api/devices/:id/calibrations': 'a new calibration certificate (multipart upload): its creation is the change, audited; calibrations.test.ts',
+  'POST /api/mapping-studies': 'starts a thermal mapping study: a new record and its report request, audited, never changed (the report is the system\'s job); mapping-studies.test.ts',
   'POST /api/enterprise/plan': 'billing',
   'PUT /api/subscription': 'billing',
   'DELETE /api/subscription/pending-change': 'billing',

@@ -65,6 +65,8 @@ export const TOKEN_SCOPES_OF_PERMISSION: Record<Permission, readonly ApiTokenSco
   'enterprise:compliance': null,
   // Calibration certificates are added and read by administrators at the screen (ADR 0077).
   'calibrations:manage': null,
+  // A mapping study is a qualification an administrator starts at the screen (ADR 0083).
+  'mapping-studies:manage': null,
 };
 
 /**

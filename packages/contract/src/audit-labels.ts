@@ -26,6 +26,8 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   electronic_signature: 'Assinatura eletrônica',
   readings: 'Leituras',
   calibration: 'Calibração',
+  mapping_study: 'Estudo de mapeamento térmico',
+  mapping_study_sensor: 'Sensor do estudo de mapeamento',
   api_token: 'Token de API',
   webhook: 'Webhook',
   audit_trail: 'Trilha de auditoria',

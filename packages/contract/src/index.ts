@@ -44,5 +44,6 @@ export * from './webhooks';
 export * from './readings-export';
 export * from './calibrations';
 export * from './seals';
+export * from './mapping-studies';
 export * from './invoice-text';
 export * from './money';

@@ -75,6 +75,8 @@ export const PERMISSIONS = {
   'firmware:manage': superAdminOnly,
   /** Calibration certificates of the enterprise's sensors: add, list, download, the due list (X12, ADR 0077). */
   'calibrations:manage': admins,
+  /** Thermal mapping studies of the enterprise's spaces, and their reports (X12, ADR 0083). */
+  'mapping-studies:manage': admins,
   /** Plans with their cycles and device limits, and the landing page's FAQ (ADR 28). */
   'plans:manage': superAdminOnly,
   /** The enterprise's API tokens and webhooks (X13, ADR 64): its administrators; the super admin has no enterprise. */

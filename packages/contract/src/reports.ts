@@ -15,15 +15,18 @@ export type ReportFileType = z.infer<typeof ReportFileType>;
 
 /**
  * What a report covers: a device's history (R1, `/api/beacon-device/history/mac/{mac}/{pdf|excel}`), one device of a
- * travel (`/api/travels/{id}/devices/{mac}/history/{pdf|excel}`), or a whole travel (`/api/travels/{id}/html`).
+ * travel (`/api/travels/{id}/devices/{mac}/history/{pdf|excel}`), a whole travel (`/api/travels/{id}/html`), or a
+ * thermal mapping study (`POST /api/mapping-studies`).
  */
-export const ReportKind = z.enum(['device-history', 'travel-device-history', 'travel']);
+export const ReportKind = z.enum(['device-history', 'travel-device-history', 'travel', 'mapping-study']);
 export type ReportKind = z.infer<typeof ReportKind>;
 
 export const REPORT_KIND_NAMES: Record<ReportKind, string> = {
   'device-history': 'Histórico do dispositivo',
   'travel-device-history': 'Histórico do dispositivo na viagem',
   travel: 'Relatório da viagem',
+  /** Several sensors of one space over one period (X12, ADR 0083): POST /api/mapping-studies. */
+  'mapping-study': 'Estudo de mapeamento térmico',
 };
 
 /** The record of spec 001 §3 (device.name, mac, status, error, filters, updated_at, type, download_url, user). */

@@ -36,6 +36,7 @@ import * as reportLinkKeys from './migrations/2026-11-28T1156-report-link-keys';
 import * as deviceLinkedAt from './migrations/2026-11-28T1157-device-linked-at';
 import * as deviceFirmwareVersion from './migrations/2026-11-28T1158-device-firmware-version';
 import * as daySeals from './migrations/2026-11-28T1420-day-seals';
+import * as mappingStudies from './migrations/2026-11-28T1430-mapping-studies';
 
 /**
  * Every migration, by name in date order. A static list: no file-system lookups at run time.
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1158-device-firmware-version': deviceFirmwareVersion,
   '2026-11-28T1410-report-timestamps': reportTimestamps,
   '2026-11-28T1420-day-seals': daySeals,
+  '2026-11-28T1430-mapping-studies': mappingStudies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -296,6 +296,17 @@ export interface ReportsTable {
   unstamped_sha256: string | null;
 }
 
+/** Thermal mapping studies (X12, ADR 0083): written once; the report holds the PDF. */
+export interface MappingStudiesTable {
+  id: Generated<string>; enterprise_id: string; user_id: string | null; location_id: string | null; report_id: string;
+  name: string; period_from: Timestamp; period_to: Timestamp; temperature_min: number; temperature_max: number;
+  created_at: Timestamp;
+}
+
+export interface MappingStudySensorsTable {
+  study_id: string; position: number; device_id: string | null; mac: string; name: string;
+}
+
 export interface FirmwaresTable {
   id: Generated<string>; version: string; version_number: number; notes: Generated<string>;
   file_name: string; file_path: string; file_size: number; created_by: string | null; created_at: CreatedAt;
@@ -443,6 +454,8 @@ export interface Database {
   device_events: DeviceEventsTable;
   access_log: AccessLogTable;
   reports: ReportsTable;
+  mapping_studies: MappingStudiesTable;
+  mapping_study_sensors: MappingStudySensorsTable;
   firmwares: FirmwaresTable;
   calibrations: CalibrationsTable;
   calibration_notices: CalibrationNoticesTable;

@@ -27,7 +27,7 @@ export const TAGS = {
   Plans: 'Plans and frequently asked questions, public and their administration.',
   Site: 'Public pages: contact form, plans, FAQ.',
   System: 'Health check and this API description.',
-  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060), calibration certificates (ADR 0077), sealed days of readings (ADR 0080).',
+  Compliance: 'GxP mode, the hash-chained audit trail and its verification (ADR 0060), calibration certificates (ADR 0077), sealed days of readings (ADR 0080), thermal mapping studies (ADR 0083).',
 } as const;
 export type Tag = keyof typeof TAGS;
 
@@ -53,6 +53,8 @@ const byTag: Record<Tag, Record<string, string>> = {
     'GET /api/calibrations/:id/certificate': 'Download a calibration certificate PDF, the bytes as uploaded',
     'GET /api/seals': "A day's seal of the enterprise's readings (per device count, first, last, SHA-256; chained, CMS-signed) and its addenda",
     'GET /api/seals/verify': "Recompute a sealed day from the stored readings: ok, and the MACs that differ from their latest seal entry",
+    'GET /api/mapping-studies': "The enterprise's thermal mapping studies, each with its report (status and download_url)",
+    'POST /api/mapping-studies': 'Start a thermal mapping study: queues its signed PDF report (sensors together, hottest and coldest point, spread, calibrations)',
   },
   Ingestion: {
     'POST /api/ingest/ruuvi': 'A Ruuvi Gateway relay (its custom HTTP server JSON), decoded per tag (gateway key)',

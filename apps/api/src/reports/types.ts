@@ -94,3 +94,24 @@ export interface TravelReportInput {
   generatedAt: Date;
   timeZone: string;
 }
+
+/** One sensor of a thermal mapping study: where it was (its name), its calibration as of the study, its readings. */
+export interface MappingSensor {
+  name: string;
+  mac: string;
+  serial: string | null;
+  calibration: ReportCalibration;
+  /** Oldest first. */
+  readings: ReportReading[];
+}
+
+/** A thermal mapping study's report (X12, ADR 0083): several sensors of one space over one period and range. */
+export interface MappingReportInput {
+  reportId: string;
+  enterprise: { name: string } | null;
+  study: { name: string; location: string | null; from: Date; to: Date; limits: Range };
+  sensors: MappingSensor[];
+  issuer: { name: string; username: string };
+  generatedAt: Date;
+  timeZone: string;
+}

@@ -42,6 +42,8 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'GET /api/calibrations/:id/certificate': 'Baixou um certificado de calibração',
   'GET /api/calibrations/due': 'Consultou as calibrações a vencer',
   'GET /api/calibrations/limits': 'Consultou os limites do certificado de calibração',
+  'GET /api/mapping-studies': 'Consultou os estudos de mapeamento térmico',
+  'POST /api/mapping-studies': 'Iniciou um estudo de mapeamento térmico',
   'GET /api/audit-trail': 'Consultou a trilha de auditoria',
   'GET /api/audit-trail/verify': 'Verificou a integridade da trilha de auditoria',
 

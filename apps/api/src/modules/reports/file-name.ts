@@ -50,7 +50,12 @@ function periodPart(from: string | null, to: string | null, timeZone: string): s
 export function reportFileStem(naming: ReportNaming, timeZone: string): string {
   const device = naming.deviceName ? safeFilePart(naming.deviceName) : '';
   const travel = naming.travelCode ? `Viagem-${safeFilePart(naming.travelCode, 20)}` : '';
-  const subject = naming.kind === 'travel' ? travel : [device, naming.kind === 'travel-device-history' ? travel : ''].filter(Boolean).join('_');
+  const subject =
+    naming.kind === 'travel'
+      ? travel
+      : naming.kind === 'mapping-study'
+        ? `Mapeamento${device ? `-${device}` : ''}`
+        : [device, naming.kind === 'travel-device-history' ? travel : ''].filter(Boolean).join('_');
   const parts = [subject || 'Relatorio', periodPart(naming.from, naming.to, timeZone)].filter(Boolean);
   return parts.join('_');
 }

@@ -20,6 +20,7 @@ export const REPORT_SERVER_MESSAGES = {
   failed: (reason: string) => `${REPORT_MESSAGES.failed.replace(/\.$/, '')}: ${reason}`,
   deviceGone: 'o dispositivo do relatório não existe mais.',
   travelGone: 'a viagem do relatório não existe mais.',
+  studyGone: 'o estudo de mapeamento do relatório não existe mais.',
   readingsGrew: (max: number) => `o período passou a ter mais de ${thousands(max)} leituras; escolha um período menor.`,
   unexpected: 'ocorreu um erro inesperado ao montar o arquivo. Tente gerar o relatório novamente.',
   tooManyValidations: 'Muitas validações seguidas. Aguarde um minuto e tente novamente.',

@@ -33,8 +33,15 @@ function lockKey(name: string): number {
  *   behind an enterprise that queued hundreds.
  * Advisory locks on the user and each enterprise, taken in a fixed order, make the count and the insert one step:
  * two uploads at once cannot both pass the cap, nor take the same turns.
+ * `alongside` writes what the reports belong to (a mapping study) in the same transaction: both or neither.
  */
-export async function admitReports(db: Db, userId: string, reports: Insertable<ReportsTable>[], caps: QueueCaps): Promise<AdmittedReport[]> {
+export async function admitReports(
+  db: Db,
+  userId: string,
+  reports: Insertable<ReportsTable>[],
+  caps: QueueCaps,
+  alongside?: (trx: Db, admitted: AdmittedReport[]) => Promise<void>,
+): Promise<AdmittedReport[]> {
   if (reports.length === 0) return [];
   const groups = new Map<string | null, Insertable<ReportsTable>[]>();
   for (const report of reports) {
@@ -64,7 +71,9 @@ export async function admitReports(db: Db, userId: string, reports: Insertable<R
       group.forEach((report, i) => rows.push({ ...report, queue_turn: first + i }));
     }
     const inserted = await trx.insertInto('reports').values(rows).returning(['id', 'queue_turn']).execute();
-    return inserted.map((r) => ({ id: r.id, turn: r.queue_turn }));
+    const admitted = inserted.map((r) => ({ id: r.id, turn: r.queue_turn }));
+    if (alongside) await alongside(trx, admitted);
+    return admitted;
   });
 }
 

@@ -9,7 +9,8 @@ import { certificatesInForce } from '../calibrations/repository';
 import { alarmsInPeriod, findReportDevice, findTravelReportDevices, readReadingColumns, travelRouteStats, type ReportDevice, type ReadingSelection } from './data-repository';
 import { REPORT_SERVER_MESSAGES as M } from './messages';
 import { filterInstant, type ReportRow } from './repository';
-import type { PackedDeviceInput, PackedReadings, RenderTask } from './render/render-task';
+import type { PackedDeviceInput, PackedMappingInput, PackedReadings, RenderTask } from './render/render-task';
+import { findMappingStudyByReport, sensorsOfStudies } from '../mapping-studies/repository';
 
 /** A report that cannot be made, with the pt-BR reason users read after "Não foi possível gerar o relatório: ". */
 export class ReportGenerationError extends Error {
@@ -46,6 +47,8 @@ export async function buildRenderTask(ctx: InputContext, report: ReportRow, outp
   const issuer = { name: report.user_name ?? 'Sentinela', username: report.user_username ?? '' };
   const enterprise = report.enterprise_name ? { name: report.enterprise_name } : null;
   const common = { reportId: report.id, enterprise, issuer, generatedAt: ctx.generatedAt, timeZone: ctx.timeZone };
+
+  if (kind === 'mapping-study') return { kind: 'mapping-pdf', input: await mappingInput(ctx, report, common), outputPath };
 
   if (kind === 'device-history') {
     const device = report.device_id ? await findReportDevice(ctx.db, report.device_id) : undefined;
@@ -88,6 +91,29 @@ export async function buildRenderTask(ctx: InputContext, report: ReportRow, outp
   }
   const route = await travelRouteStats(ctx.db, travel.id, window);
   return { kind: 'travel-pdf', input: { ...ofTravel, travel: summary, route, devices }, outputPath };
+}
+
+/** A thermal mapping study (X12, ADR 0083): its sensors' readings over the study, within one report's reading limit. */
+async function mappingInput(ctx: InputContext, report: ReportRow, common: Omit<PackedMappingInput, 'study' | 'sensors'>): Promise<PackedMappingInput> {
+  const study = await findMappingStudyByReport(ctx.db, report.id);
+  if (!study) throw new ReportGenerationError(M.studyGone);
+  const window = { from: study.period_from, to: study.period_to };
+  const sensors: PackedMappingInput['sensors'] = [];
+  let budget = ctx.maxReadings;
+  for (const sensor of (await sensorsOfStudies(ctx.db, [study.id])).get(study.id) ?? []) {
+    const device = sensor.device_id ? await findReportDevice(ctx.db, sensor.device_id) : undefined;
+    if (!device) throw new ReportGenerationError(M.deviceGone);
+    const columns = await readReadingColumns(ctx.db, { deviceNum: device.num, window, filter: {}, travelId: null }, budget);
+    if (!columns) throw new ReportGenerationError(M.readingsGrew(ctx.maxReadings));
+    budget -= columns.count;
+    // The name the sensor had when the study was made: it says where the sensor stood.
+    sensors.push({ name: sensor.name, mac: sensor.mac, serial: device.serial, calibration: await calibrationAsOf(ctx, device.id, window.to), readings: columns.pack() });
+  }
+  return {
+    ...common,
+    study: { name: study.name, location: study.location_name, from: window.from, to: window.to, limits: { min: study.temperature_min, max: study.temperature_max } },
+    sensors,
+  };
 }
 
 async function deviceSection(ctx: InputContext, device: ReportDevice, selection: ReadingSelection) {

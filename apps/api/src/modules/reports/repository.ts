@@ -49,6 +49,10 @@ export async function findReportInScope(db: Db, scope: TenantScope, id: string):
   return reportsInScope(reportQuery(db), scope).where('r.id', '=', id).executeTakeFirst();
 }
 
+export async function findReportsByIds(db: Db, ids: readonly string[]): Promise<ReportRow[]> {
+  return ids.length === 0 ? [] : reportQuery(db).where('r.id', 'in', [...ids]).execute();
+}
+
 /** Newest first, by the time they were asked for. */
 export async function listReportsInScope(db: Db, scope: TenantScope, period: { from?: Date; to?: Date }, limit: number): Promise<ReportRow[]> {
   let query = reportsInScope(reportQuery(db), scope);

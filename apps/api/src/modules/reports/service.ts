@@ -47,6 +47,7 @@ import {
   findGeneratedBySha256,
   findReport,
   findReportInScope,
+  findReportsByIds,
   listReportsInScope,
   markFailed,
   markGenerated,
@@ -54,7 +55,7 @@ import {
 } from './repository';
 import type { ReportStorage } from './storage';
 import { checkReportLink } from './file-links';
-import { approvalOf, CONTENT_TYPES, filesPath, ReportView } from './view';
+import { approvalOf, CONTENT_TYPES, filesPath, ReportView, studyNameOf } from './view';
 import type { EventBus } from '../../realtime/event-bus';
 import { recordEvents } from '../webhooks/outbox';
 
@@ -214,6 +215,38 @@ export class ReportService {
     });
   }
 
+  /**
+   * A thermal mapping study's report (X12, ADR 0083): the caller checked the sensors and the location; this checks
+   * the readings fit one report, then records the report and, in the same transaction, the study (`record`), and
+   * queues it like every other report (same caps, turns, files and links).
+   */
+  async queueMappingStudy(
+    actor: ReportActor,
+    study: { enterpriseId: string; name: string; window: HistoryWindow; deviceNums: number[] },
+    record: (trx: Db, reportId: string) => Promise<void>,
+  ): Promise<Report> {
+    return this.exportGate.run(async () => {
+      await this.checkSize(study.deviceNums.map((deviceNum) => ({ deviceNum, window: study.window, filter: {}, travelId: null })));
+      const values = {
+        ...this.newReport(actor, this.clock.now()),
+        enterprise_id: study.enterpriseId,
+        device_id: null,
+        travel_id: null,
+        kind: 'mapping-study',
+        type: 'pdf',
+        filters: filtersJson({ dateInit: study.window.from.toISOString(), dateEnd: study.window.to.toISOString(), studyName: study.name }),
+      };
+      const [admitted] = await this.admit(actor, [values], (trx, [report]) => record(trx, report!.id));
+      return this.get({ kind: 'all' }, admitted!.id);
+    });
+  }
+
+  /** Report records by id, as the list answers them (the mapping studies' list shows each study's report). */
+  async byIds(ids: readonly string[]): Promise<Map<string, Report>> {
+    const rows = await findReportsByIds(this.db, ids);
+    return new Map(rows.map((row) => [row.id, this.view.toReport(row)]));
+  }
+
   // --- Reading reports (R3) ---
 
   async list(scope: TenantScope, query: { dateInit?: string | undefined; dateEnd?: string | undefined }): Promise<Report[]> {
@@ -290,7 +323,8 @@ export class ReportService {
   /** What the page waiting for a report's file calls it ("Histórico do dispositivo — Geladeira Vacinas"). */
   subjectOf(row: ReportRow): string {
     const kind = REPORT_KIND_NAMES[row.kind as ReportKind] ?? 'Relatório';
-    const subject = row.kind === 'travel' ? (row.travel_code ? `viagem ${row.travel_code}` : null) : row.device_name;
+    const subject =
+      row.kind === 'travel' ? (row.travel_code ? `viagem ${row.travel_code}` : null) : row.kind === 'mapping-study' ? studyNameOf(row.filters) : row.device_name;
     return subject ? `${kind} — ${subject}` : kind;
   }
 
@@ -485,11 +519,14 @@ export class ReportService {
    * Records reports in the fair queue (caps per user and enterprise, a turn each: ADR 13), then queues their jobs,
    * lower turns served first. A server that dies in between leaves them queued without a job: `requeueWaiting`.
    */
-  private async admit(actor: ReportActor, reports: Insertable<ReportsTable>[]): Promise<AdmittedReport[]> {
-    const admitted = await admitReports(this.db, actor.userId, reports, {
-      perUser: this.config.reportQueueMaxPerUser,
-      perEnterprise: this.config.reportQueueMaxPerEnterprise,
-    });
+  private async admit(actor: ReportActor, reports: Insertable<ReportsTable>[], alongside?: (trx: Db, admitted: AdmittedReport[]) => Promise<void>): Promise<AdmittedReport[]> {
+    const admitted = await admitReports(
+      this.db,
+      actor.userId,
+      reports,
+      { perUser: this.config.reportQueueMaxPerUser, perEnterprise: this.config.reportQueueMaxPerEnterprise },
+      alongside,
+    );
     for (const report of admitted) await this.sendJob(report);
     return admitted;
   }

@@ -25,11 +25,17 @@ export function approvalOf(row: ReportRow): Report['approval'] {
     : null;
 }
 
+/** A mapping study's name, kept in its report's filters (X12, ADR 0083). */
+export function studyNameOf(filters: Record<string, unknown>): string | null {
+  return typeof filters.studyName === 'string' ? filters.studyName : null;
+}
+
 export function namingOf(row: ReportRow): ReportNaming {
   return {
     kind: row.kind,
     type: row.type,
-    deviceName: row.device_name,
+    // A mapping study is named by the study, like a device report by its device.
+    deviceName: row.kind === 'mapping-study' ? studyNameOf(row.filters) : row.device_name,
     travelCode: row.travel_code,
     from: filterInstant(row.filters, 'dateInit'),
     to: filterInstant(row.filters, 'dateEnd'),

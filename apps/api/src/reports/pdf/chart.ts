@@ -56,7 +56,8 @@ export function drawReadingsChart(doc: Doc, readings: readonly ReportReading[], 
   y += LEGEND_HEIGHT;
   for (const quantity of quantities) {
     const segments = downsampleMinMax(readings, quantity, { from: start, to: end, buckets: BUCKETS, gapMs: options.gapMs });
-    drawPanel(doc, { quantity, segments, limits: limits[quantity], top: y, timeTicks, xOf });
+    const title = `${QUANTITY_NAMES[quantity]} (${QUANTITY_UNITS[quantity]})`;
+    drawPanel(doc, { title, titleColor: SERIES_COLOR[quantity], series: [{ color: SERIES_COLOR[quantity], segments }], limits: limits[quantity], top: y, timeTicks, xOf });
     y += PANEL_TITLE + PANEL_HEIGHT + PANEL_GAP;
   }
   y -= PANEL_GAP;
@@ -90,9 +91,17 @@ function drawLegend(doc: Doc, quantities: readonly Quantity[], y: number): void 
   item('Limites configurados', COLOR.limit, true);
 }
 
-interface Panel {
-  quantity: Quantity;
+/** One line of a panel: its colour, dashed or not (a second round of the palette), and its runs of points. */
+export interface ChartSeries {
+  color: string;
+  dashed?: boolean;
   segments: Segments;
+}
+
+interface Panel {
+  title: string;
+  titleColor: string;
+  series: readonly ChartSeries[];
   limits: Range;
   top: number;
   timeTicks: number[];
@@ -100,17 +109,16 @@ interface Panel {
 }
 
 function drawPanel(doc: Doc, panel: Panel): void {
-  const { quantity, segments, limits, timeTicks, xOf } = panel;
-  const color = SERIES_COLOR[quantity];
-  doc.font(FONT.bold).fontSize(8).fillColor(color);
-  textAt(doc, `${QUANTITY_NAMES[quantity]} (${QUANTITY_UNITS[quantity]})`, PLOT_LEFT, panel.top);
+  const { series, limits, timeTicks, xOf } = panel;
+  doc.font(FONT.bold).fontSize(8).fillColor(panel.titleColor);
+  textAt(doc, panel.title, PLOT_LEFT, panel.top);
   const top = panel.top + PANEL_TITLE;
   const bottom = top + PANEL_HEIGHT;
 
   // The scale takes in the data and the limits, so that both the line and its limits are on the chart.
   let low = Number.POSITIVE_INFINITY;
   let high = Number.NEGATIVE_INFINITY;
-  for (const segment of segments) for (const point of segment) {
+  for (const { segments } of series) for (const segment of segments) for (const point of segment) {
     if (point.v < low) low = point.v;
     if (point.v > high) high = point.v;
   }
@@ -134,18 +142,84 @@ function drawPanel(doc: Doc, panel: Panel): void {
   for (const limit of [limits.min, limits.max]) if (limit !== null) doc.moveTo(PLOT_LEFT, yOf(limit)).lineTo(PLOT_RIGHT, yOf(limit));
   doc.stroke().undash().restore();
 
-  doc.save().lineWidth(0.9).lineJoin('round').strokeColor(color).fillColor(color);
-  for (const segment of segments) {
-    const first = segment[0]!;
-    if (segment.length === 1) {
-      doc.circle(xOf(first.t), yOf(first.v), 1.3).fill();
-      continue;
+  for (const { color, dashed, segments } of series) {
+    doc.save().lineWidth(0.9).lineJoin('round').strokeColor(color).fillColor(color);
+    if (dashed) doc.dash(5, { space: 2 });
+    for (const segment of segments) {
+      const first = segment[0]!;
+      if (segment.length === 1) {
+        doc.circle(xOf(first.t), yOf(first.v), 1.3).fill();
+        continue;
+      }
+      doc.moveTo(xOf(first.t), yOf(first.v));
+      for (let i = 1; i < segment.length; i++) doc.lineTo(xOf(segment[i]!.t), yOf(segment[i]!.v));
+      doc.stroke();
     }
-    doc.moveTo(xOf(first.t), yOf(first.v));
-    for (let i = 1; i < segment.length; i++) doc.lineTo(xOf(segment[i]!.t), yOf(segment[i]!.v));
-    doc.stroke();
+    if (dashed) doc.undash();
+    doc.restore();
   }
-  doc.restore();
+}
+
+/** Distinct line colours (Tableau 10): a mapping study draws up to 30 sensors in one panel, a second round dashed. */
+export const SERIES_PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'] as const;
+
+/** A series' colour and dash by its index, so that the legend, the chart and the tables name it the same way. */
+export function seriesStyle(index: number): { color: string; dashed: boolean } {
+  return { color: SERIES_PALETTE[index % SERIES_PALETTE.length]!, dashed: Math.floor(index / SERIES_PALETTE.length) % 2 === 1 };
+}
+
+export interface LabelledSeries extends ChartSeries {
+  label: string;
+}
+
+const MULTI_LEGEND_LINE = 11;
+
+/**
+ * Several series of one quantity in one panel, with their legend and the limits (a mapping study: every sensor of
+ * a cold room together). The series come already thinned (downsampleMinMax), over [start, end].
+ */
+export function drawSeriesChart(
+  doc: Doc,
+  chart: { title: string; series: readonly LabelledSeries[]; limits: Range; start: number; end: number; clock: ZonedClock; limitsLabel?: string },
+): void {
+  const [start, end] = chart.end > chart.start ? [chart.start, chart.end] : [chart.start - 30 * MINUTE, chart.start + 30 * MINUTE];
+  // The legend wraps: measured first so the whole chart keeps to one page.
+  doc.font(FONT.regular).fontSize(7.5);
+  const items = [...chart.series.map((s) => ({ label: s.label, color: s.color, dashed: s.dashed ?? false, limit: false }))];
+  if (chart.limits.min !== null || chart.limits.max !== null) items.push({ label: chart.limitsLabel ?? 'Limites do estudo', color: COLOR.limit, dashed: true, limit: true });
+  const placed: Array<{ item: (typeof items)[number]; x: number; line: number }> = [];
+  let x = PLOT_LEFT;
+  let line = 0;
+  for (const item of items) {
+    const width = 22 + doc.widthOfString(item.label) + 12;
+    if (x + width > PLOT_RIGHT && x > PLOT_LEFT) {
+      x = PLOT_LEFT;
+      line += 1;
+    }
+    placed.push({ item, x, line });
+    x += width;
+  }
+  const legendHeight = (line + 1) * MULTI_LEGEND_LINE + 4;
+  ensureSpace(doc, legendHeight + PANEL_TITLE + PANEL_HEIGHT + AXIS_HEIGHT);
+  const top = doc.y;
+  doc.fillColor(COLOR.text);
+  for (const { item, x: itemX, line: itemLine } of placed) {
+    const y = top + itemLine * MULTI_LEGEND_LINE;
+    doc.save().lineWidth(item.limit ? 1 : 1.6).strokeColor(item.color);
+    if (item.dashed) doc.dash(item.limit ? 3 : 5, { space: 2 });
+    doc.moveTo(itemX, y + 4).lineTo(itemX + 18, y + 4).stroke().restore();
+    doc.font(FONT.regular).fontSize(7.5).fillColor(COLOR.text);
+    textAt(doc, item.label, itemX + 22, y);
+  }
+  const timeTicks = chooseTimeTicks(start, end, chart.clock);
+  const xOf = (t: number) => PLOT_LEFT + ((t - start) / (end - start)) * (PLOT_RIGHT - PLOT_LEFT);
+  const panelTop = top + legendHeight;
+  drawPanel(doc, { title: chart.title, titleColor: COLOR.text, series: chart.series, limits: chart.limits, top: panelTop, timeTicks, xOf });
+  const bottom = panelTop + PANEL_TITLE + PANEL_HEIGHT;
+  drawTimeAxis(doc, timeTicks, xOf, bottom, chart.clock);
+  doc.x = PAGE.left;
+  doc.y = bottom + AXIS_HEIGHT;
+  doc.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
 }
 
 function drawTimeAxis(doc: Doc, ticks: readonly number[], xOf: (t: number) => number, bottom: number, clock: ZonedClock): void {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { writeDeviceReportXlsx } from '../../../reports/excel/device-report';
 import { renderDeviceReportPdf } from '../../../reports/pdf/device-report';
 import { renderTravelReportPdf } from '../../../reports/pdf/travel-report';
+import { renderMappingReportPdf } from '../../../reports/pdf/mapping-report';
 import type { SigningIdentity } from '../../../reports/signing/certificate';
 import { DEFAULT_SIGNATURE_INFO, signPdfWithTimestamp, type TimestampOutcome } from '../../../reports/signing/sign-pdf';
 import type { Timestamper } from '../../../reports/signing/tsa-client';
@@ -25,7 +26,9 @@ export async function renderToFile(task: RenderTask, identity: SigningIdentity, 
       const pdf =
         task.kind === 'device-pdf'
           ? await renderDeviceReportPdf({ ...task.input, readings: unpackReadings(task.input.readings) })
-          : await renderTravelReportPdf({ ...task.input, devices: task.input.devices.map((d) => ({ ...d, readings: unpackReadings(d.readings) })) });
+          : task.kind === 'mapping-pdf'
+            ? await renderMappingReportPdf({ ...task.input, sensors: task.input.sensors.map((s) => ({ ...s, readings: unpackReadings(s.readings) })) })
+            : await renderTravelReportPdf({ ...task.input, devices: task.input.devices.map((d) => ({ ...d, readings: unpackReadings(d.readings) })) });
       const signed = await signPdfWithTimestamp(pdf, identity, DEFAULT_SIGNATURE_INFO, timestamper);
       timestamp = renderedTimestamp(signed.timestamp);
       await writeFile(partial, signed.data);

@@ -1,4 +1,4 @@
-import type { DeviceReportInput, ReportReading, TravelReportInput } from '../../../reports/types';
+import type { DeviceReportInput, MappingReportInput, ReportReading, TravelReportInput } from '../../../reports/types';
 
 /**
  * What a render thread is asked to make. Readings travel as columns of numbers (NaN for "no value") in transferable
@@ -17,11 +17,13 @@ export interface PackedReadings {
 type WithPacked<T extends { readings: ReportReading[] }> = Omit<T, 'readings'> & { readings: PackedReadings };
 export type PackedDeviceInput = WithPacked<DeviceReportInput>;
 export type PackedTravelInput = Omit<TravelReportInput, 'devices'> & { devices: Array<WithPacked<TravelReportInput['devices'][number]>> };
+export type PackedMappingInput = Omit<MappingReportInput, 'sensors'> & { sensors: Array<WithPacked<MappingReportInput['sensors'][number]>> };
 
 export type RenderTask =
   | { kind: 'device-pdf'; input: PackedDeviceInput; outputPath: string }
   | { kind: 'device-xlsx'; input: PackedDeviceInput; outputPath: string }
-  | { kind: 'travel-pdf'; input: PackedTravelInput; outputPath: string };
+  | { kind: 'travel-pdf'; input: PackedTravelInput; outputPath: string }
+  | { kind: 'mapping-pdf'; input: PackedMappingInput; outputPath: string };
 
 /** The written file: its size and the SHA-256 of its bytes, as the validator will compare them. */
 export interface RenderResult {
@@ -102,6 +104,7 @@ export function unpackReadings(packed: PackedReadings): ReportReading[] {
 
 /** The buffers a task can hand over to the thread instead of copying. */
 export function transferList(task: RenderTask): ArrayBuffer[] {
-  const packs = task.kind === 'travel-pdf' ? task.input.devices.map((d) => d.readings) : [task.input.readings];
+  const packs =
+    task.kind === 'travel-pdf' ? task.input.devices.map((d) => d.readings) : task.kind === 'mapping-pdf' ? task.input.sensors.map((s) => s.readings) : [task.input.readings];
   return packs.flatMap((p) => COLUMNS.map((c) => p[c].buffer as ArrayBuffer));
 }
