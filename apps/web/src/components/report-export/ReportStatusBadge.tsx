@@ -3,7 +3,7 @@ import { REPORT_MESSAGES, ReportStatus, type Report } from '@sentinela/contract'
 import { IconInfoCircle } from '@tabler/icons-react';
 
 /**
- * Status (R3): a badge in the server's colour with the status name. A failed report (id 3) explains itself in a
+ * Status (R3), shared by the reports list and the mapping studies: a badge in the server's colour with the status name. A failed report (id 3) explains itself in a
  * tooltip, which also opens on focus and touch so that keyboard and phone users can read it.
  */
 export function ReportStatusBadge({ report }: { report: Pick<Report, 'status' | 'error'> }) {

@@ -20,6 +20,7 @@ import { useNow } from '../../../components/device-state/freshness';
 import { LocationDevicesModal } from './LocationDevicesModal';
 import { LocationFormModal } from './LocationFormModal';
 import { LocationsMap } from './LocationsMap';
+import { MappingStudiesSection } from './MappingStudiesSection';
 import '../styles';
 
 const searchText = (l: Location) => `${l.name} ${l.address ?? ''}`;
@@ -28,6 +29,7 @@ const searchText = (l: Location) => `${l.name} ${l.address ?? ''}`;
 export function LocationsPage() {
   const { user } = useRequiredSession();
   const canManage = can(user.profile._id, 'locations:manage');
+  const canMap = can(user.profile._id, 'mapping-studies:manage');
   const locations = useLocations();
   const devices = usePlacedDevices();
   const live = useLocationsLive();
@@ -136,6 +138,7 @@ export function LocationsPage() {
         emptyText={locations.isError ? LOCATION_MESSAGES.loadFailed : 'Nenhum registro de locais encontrado.'}
         loading={locations.isPending && !locations.isError}
       />
+      {canMap && <MappingStudiesSection user={user} locations={locations.data ?? []} />}
       <LocationFormModal
         opened={form.opened}
         location={form.location}

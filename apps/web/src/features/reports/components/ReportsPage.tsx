@@ -19,7 +19,7 @@ import { useBulkDownload } from '../use-bulk-download';
 import { reportGeneratedAt, reportKindName, reportName, reportPeriodEnds, reportType } from '../view';
 import { ApproveReportModal } from './ApproveReportModal';
 import { ExcelUploadModal } from './ExcelUploadModal';
-import { ReportStatusBadge } from './ReportStatusBadge';
+import { ReportStatusBadge } from '../../../components/report-export/ReportStatusBadge';
 
 const NO_FILTERS: ReportListFilters = { dateInit: null, dateEnd: null };
 
