@@ -32,6 +32,8 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
 
   const columns: DataTableColumn<MappingStudy>[] = [
     { key: 'name', header: 'Estudo', render: (s) => s.name, sortValue: (s) => s.name },
+    // Right after the name: on a phone the table scrolls sideways, and the report's state is what one comes to see.
+    { key: 'status', header: 'Relatório', render: (s) => <ReportStatusBadge report={s.report} /> },
     { key: 'location', header: 'Local', render: (s) => s.location?.name ?? '--', sortValue: (s) => s.location?.name ?? '' },
     {
       key: 'period',
@@ -41,7 +43,6 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
     },
     { key: 'sensors', header: 'Sensores', render: (s) => String(s.sensors.length), sortValue: (s) => s.sensors.length },
     { key: 'limits', header: 'Faixa', render: (s) => `${formatDecimal(s.min)} a ${formatDecimal(s.max)} °C` },
-    { key: 'status', header: 'Relatório', render: (s) => <ReportStatusBadge report={s.report} /> },
     {
       key: 'actions',
       header: 'Ações',

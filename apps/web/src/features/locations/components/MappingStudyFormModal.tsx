@@ -111,7 +111,7 @@ export function MappingStudyFormModal({ opened, onClose, user, locations }: Mapp
       />
       <MultiSelect
         label="Sensores"
-        placeholder={macs.length === 0 ? 'Escolha os sensores distribuídos no espaço' : undefined}
+        placeholder={macs.length === 0 ? 'Escolha os sensores' : undefined}
         description={`De 2 a ${MAPPING_STUDY_MAX_SENSORS} sensores, nos pontos a mapear (cantos, centro, porta, perto do evaporador).`}
         data={deviceOptions}
         value={macs}
