@@ -33,6 +33,7 @@ import { TravelService } from './modules/travels/service';
 import { MailService } from './modules/mail/mail-service';
 import { AccountService } from './modules/accounts/service';
 import { AccountProtection } from './modules/accounts/account-protection';
+import { EmailChangeService } from './modules/accounts/email-change';
 import { CurrentPasswordCheck } from './modules/auth/current-password';
 import { ProfileService } from './modules/profile/service';
 import { createMailTransport } from './modules/mail/transport';
@@ -123,6 +124,8 @@ export interface AppServices {
   /** Sign-up, e-mail confirmation, password recovery. */
   accounts: AccountService;
   accountProtection: AccountProtection;
+  /** Pending changes of e-mail, applied by a link sent to the new address (ADR 82). */
+  emailChanges: EmailChangeService;
   /** The signed-in user's own profile and password. */
   profile: ProfileService;
   /** Firmware versions and their files (M1). */
@@ -231,7 +234,8 @@ export function createServices(
   defineReportJob(jobs, reports, config);
   const mail = new MailService(jobs, createMailTransport(config, log), log);
   const accountProtection = new AccountProtection(db, clock, config, sessions, mail);
-  const accounts = new AccountService(db, clock, config, sessions, mail, accountProtection);
+  const emailChanges = new EmailChangeService(db, clock, config, mail, accountProtection);
+  const accounts = new AccountService(db, clock, config, sessions, mail, accountProtection, emailChanges);
   const billingCycle = new BillingCycle(db, clock, config, jobs, mail, log);
   const compliance = new ComplianceService(db);
   const signatures = new SignatureService(db, clock, mail, log);
@@ -269,7 +273,7 @@ export function createServices(
     devices: new DeviceService(db, clock),
     beacons: new BeaconService(db, clock, config, spreadsheetReaders),
     deviceLinks: new DeviceLinkService(db, clock, events),
-    users: new UserService(db, clock, sessions, events, accountProtection),
+    users: new UserService(db, clock, sessions, events, accountProtection, emailChanges),
     enterprises: new EnterpriseService(db, clock),
     history: new HistoryService(db, clock, config.reportTimeZone),
     rollups: new RollupJob(db, clock, config.rollupDelayMinutes),
@@ -302,7 +306,8 @@ export function createServices(
     mail,
     accounts,
     accountProtection,
-    profile: new ProfileService(db, clock, sessions, accounts, accountProtection, new CurrentPasswordCheck(db, clock, accessLog, rateLimits.limit({ name: 'current-password-failures', points: config.loginMaxPerMinute, windowSeconds: 60 }))),
+    emailChanges,
+    profile: new ProfileService(db, clock, sessions, accountProtection, emailChanges, new CurrentPasswordCheck(db, clock, accessLog, rateLimits.limit({ name: 'current-password-failures', points: config.loginMaxPerMinute, windowSeconds: 60 }))),
     firmware: new FirmwareService(db, clock, new FirmwareStorage(config.firmwareDir), config.firmwareMaxBytes),
     telegram,
     telegramLinks,

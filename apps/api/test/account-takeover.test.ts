@@ -31,6 +31,13 @@ async function nextMail(to: string, subject: RegExp): Promise<ParsedMail> {
   return mail;
 }
 const reportTokenOf = (mail: ParsedMail) => /\/protect-account\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+/** Opens the link of a confirmation sent to a new e-mail (ADR 82: the change waits for it). */
+async function openConfirmation(mail: ParsedMail): Promise<void> {
+  const link = /\/confirmation\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1];
+  const res = await ctx.request('GET', `/api/verify-email/${link}`);
+  expect(res.statusCode, res.body).toBe(200);
+}
+const confirmNewEmail = async (to: string) => openConfirmation(await nextMail(to, /Confirme o novo e-mail/));
 const codeOf = (mail: ParsedMail) => /^\s+(\d{6})$/m.exec(mail.text ?? '')?.[1];
 const userRow = (username: string) => ctx.db.selectFrom('users').select(['id', 'email', 'username', 'verified']).where('username', '=', username).executeTakeFirstOrThrow();
 const profileOf = async (token: string) => (await ctx.request('GET', '/api/profile', token)).json() as { name: string; username: string; email: string; phone: string };
@@ -106,10 +113,13 @@ describe('the old address is told, with a "Não fui eu" link that gives the acco
     const moved = await ctx.request('POST', '/api/profile/', thief.token, { ...current, email: 'ladrao@golpe.example', username: 'ladrao', current_password: DEMO_PASSWORD });
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().message).toBe(PROFILE_MESSAGES.emailChanged);
+    // The username is the thief's at once, and told; the e-mail only once its link is opened (ADR 82), and told then.
+    expect((await nextMail(before.email, /usuário da sua conta no Sentinela foi alterado/)).text).toContain('passou a ser “ladrao”');
+    expect((await userRow('ladrao')).email).toBe(before.email);
+    await confirmNewEmail('ladrao@golpe.example');
 
     const notice = await nextMail(before.email, /e-mail da sua conta no Sentinela foi alterado/);
     expect(notice.text).toContain('foi alterado para “ladrao@golpe.example”');
-    expect(notice.text).toContain('passou a ser “ladrao”');
     const token = reportTokenOf(notice)!;
     expect(token).toBeTruthy();
     // The link only shows a page: securing takes the page's button (a POST).
@@ -137,9 +147,11 @@ describe('the old address is told, with a "Não fui eu" link that gives the acco
     const original = await userRow('aurora.adm');
     const first = await ctx.request('POST', '/api/profile/', thief.token, { ...(await profileOf(thief.token)), email: 'etapa1@golpe.example', current_password: DEMO_PASSWORD });
     expect(first.statusCode, first.body).toBe(200);
+    await confirmNewEmail('etapa1@golpe.example');
     const ownersLink = reportTokenOf(await nextMail(original.email, /foi alterado/))!;
     const second = await ctx.request('POST', '/api/profile/', thief.token, { ...(await profileOf(thief.token)), email: 'etapa2@golpe.example', current_password: DEMO_PASSWORD });
     expect(second.statusCode, second.body).toBe(200);
+    await confirmNewEmail('etapa2@golpe.example');
     const thiefsLink = reportTokenOf(await nextMail('etapa1@golpe.example', /foi alterado/))!;
 
     // The thief "reports" its own change, hoping to keep etapa1: the account goes back to before the first change.
@@ -178,6 +190,10 @@ describe('the old address is told, with a "Não fui eu" link that gives the acco
     const joao = await userRow('joao.s');
     const res = await ctx.request('POST', `/api/user/update/${joao.id}`, admin.token, { name: 'João Silva', username: 'joao.silva', email: 'joao.novo@aurora.example' });
     expect(res.statusCode, res.body).toBe(200);
+    const confirmation = await nextMail('joao.novo@aurora.example', /Confirme o novo e-mail/);
+    expect(confirmation.text).toContain('Um administrador da sua empresa informou este endereço');
+    expect((await userRow('joao.silva')).email).toBe(joao.email);
+    await openConfirmation(confirmation);
     const notice = await nextMail(joao.email, /e-mail da sua conta no Sentinela foi alterado/);
     expect(notice.text).toContain('feita por um administrador da sua empresa');
     expect(reportTokenOf(notice)).toBeUndefined();

@@ -337,7 +337,9 @@ describe('boundary values stored through every write route', () => {
     const joao = await userId(ctx, 'joao.silva');
 
     const edited = await write('POST', `/api/user/update/${joao}`, aurora, { name: NAME_120, username: USERNAME_60, email: emailOf('j') });
-    expect(edited).toMatchObject({ name: NAME_120, username: USERNAME_60 });
+    // The longest e-mail waits for its link (ADR 82); "Cancelar alteração" ends it.
+    expect(edited).toMatchObject({ name: NAME_120, username: USERNAME_60, pending_email: emailOf('j') });
+    await write('DELETE', `/api/user/pending-email/${joao}`, aurora);
     state.joaoUsername = USERNAME_60;
     await write('POST', `/api/admin/users/${state.newAdmin}/reset-password`, admin, { password: `Aa1/${'y'.repeat(124)}` });
     await write('POST', '/api/client-active-inactive', aurora, { user_id: joao, status: true });
@@ -406,6 +408,7 @@ describe('boundary values stored through every write route', () => {
     const profile = { name: NAME_120, username: `s.${'u'.repeat(58)}`, email: emailOf('s'), phone: '(99) 99999-9999' };
     await write('POST', '/api/profile/', own, profile);
     await write('POST', '/api/profile', own, { ...profile, email: emailOf('t'), phone: '(11) 1234-5678', current_password: PASSWORD_128 });
+    await write('DELETE', '/api/profile/pending-email', own);
     await write('POST', '/api/me/change-password', own, { current_password: PASSWORD_128, password: `Zz9#${'q'.repeat(124)}` });
 
     const renamed = await write<{ name: string }>('POST', `/api/devices/update-name/${MACS.chamber}`, aurora, { name: NAME_80 });

@@ -232,6 +232,8 @@ const OUTSIDE: Record<string, string> = {
   'POST /api/client/create/': 'the same, the documents\' other spelling',
   'POST /api/user/email-available': 'a question, writes nothing',
   'POST /api/verify-email/resend': 'sends an e-mail',
+  'DELETE /api/profile/pending-email': 'cancels one\'s new e-mail waiting for its link (ADR 82): the record is unchanged; an event of the trail',
+  'DELETE /api/user/pending-email/:id': 'cancels a user\'s new e-mail waiting for its link (ADR 82): the record is unchanged; an event of the trail',
   'POST /api/password/request/reset': 'an anonymous recovery: a code by e-mail',
   'POST /api/password/reset': 'an anonymous recovery: the password only (not a reason-bound field)',
   'POST /api/account/protect': 'the owner\'s "Não fui eu" e-mail link (ADR 58): anonymous, puts the e-mail and username back and locks the account; audited, never asked a reason',

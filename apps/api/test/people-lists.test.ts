@@ -89,26 +89,31 @@ describe('the sign-up', () => {
 });
 
 describe('users answering 409 (create, edit, profile)', () => {
-  it('an administrator probing other enterprises’ e-mails through Editar usuário is stopped after a few 409s; saves are not counted', async () => {
+  it('Editar usuário answers another enterprise’s e-mail as a free one (ADR 82); username probes are stopped after a few 409s', async () => {
     const aurora = await ctx.login('aurora.adm');
-    const joao = await ctx.db.selectFrom('users').select('id').where('username', '=', 'joao.silva').executeTakeFirstOrThrow();
-    const edit = (email: string) => ctx.request('POST', `/api/user/update/${joao.id}`, aurora.token, { name: 'João Silva', username: 'joao.silva', email });
-    // Successful edits spend nothing.
-    for (let i = 0; i < TAKEN_ANSWERS + 1; i++) expect((await edit(`joao.${i}@aurora.example`)).statusCode).toBe(200);
-    const probes = ['maria.souza@vidafarma.example', 'vida.adm@vidafarma.example', 'contato.x@vidafarma.example', 'vida.adm@vidafarma.example'];
+    const joao = await ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'joao.silva').executeTakeFirstOrThrow();
+    const edit = (fields: { email?: string; username?: string }) =>
+      ctx.request('POST', `/api/user/update/${joao.id}`, aurora.token, { name: 'João Silva', username: 'joao.silva', email: joao.email, ...fields });
+    // Successful edits spend nothing; neither do other enterprises' e-mails, answered as free ones (pending changes).
+    for (let i = 0; i < TAKEN_ANSWERS + 1; i++) expect((await edit({ email: `joao.${i}@aurora.example` })).statusCode).toBe(200);
+    for (const email of ['maria.souza@vidafarma.example', 'vida.adm@vidafarma.example', 'contato.x@vidafarma.example']) {
+      const res = await edit({ email });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ email: joao.email, pending_email: email });
+    }
+    // A username is a sign-in name, not an address (ADR 82): taken ones are still 409, counted.
     const statuses = [];
-    for (const email of probes) statuses.push((await edit(email)).statusCode);
-    // Two taken (409), one free (200, saved: that is the edit), one more taken: over the budget, refused.
+    for (const username of ['maria.souza', 'vida.adm', 'joao.livre', 'vida.adm']) statuses.push((await edit({ username })).statusCode);
     expect(statuses).toEqual([409, 409, 200, 409]);
-    const refused = await edit('maria.souza@vidafarma.example');
+    const refused = await edit({ username: 'maria.souza' });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error).toBe(MSG.tooManyRequests);
     // Refused before anything is changed; another administrator is not affected.
-    expect((await ctx.db.selectFrom('users').select('email').where('id', '=', joao.id).executeTakeFirstOrThrow()).email).toBe('contato.x@vidafarma.example');
+    expect((await ctx.db.selectFrom('users').select(['email', 'username']).where('id', '=', joao.id).executeTakeFirstOrThrow())).toEqual({ email: joao.email, username: 'joao.livre' });
     const vida = await ctx.login('vida.adm');
-    const maria = await ctx.db.selectFrom('users').select('id').where('username', '=', 'maria.souza').executeTakeFirstOrThrow();
-    const taken = await ctx.request('POST', `/api/user/update/${maria.id}`, vida.token, { name: 'Maria Souza', username: 'maria.souza', email: 'aurora.adm@aurora.example' });
+    const maria = await ctx.db.selectFrom('users').select(['id', 'email']).where('username', '=', 'maria.souza').executeTakeFirstOrThrow();
+    const taken = await ctx.request('POST', `/api/user/update/${maria.id}`, vida.token, { name: 'Maria Souza', username: 'aurora.adm', email: maria.email });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json().error).toBe(MSG.emailTaken);
+    expect(taken.json().error).toBe(USER_MESSAGES.usernameTaken);
   });
 });

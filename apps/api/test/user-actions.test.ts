@@ -184,9 +184,31 @@ describe('the last active administrator', () => {
 });
 
 describe('every route that changes a user is held to the rule', () => {
+  it('cancelling a pending e-mail is held to the edit’s rule: a second administrator cannot touch a first one’s', async () => {
+    const owner = ids['aurora.adm']!;
+    await signIn('aurora.adm');
+    const current = await ctx.db.selectFrom('users').select(['name', 'username', 'email']).where('id', '=', owner).executeTakeFirstOrThrow();
+    const asked = await ctx.request('POST', `/api/user/update/${owner}`, tokens['segundo.adm']!, { ...current, email: 'dono.novo@aurora.example' });
+    expect(asked.statusCode).toBe(403);
+    const profile = (await ctx.request('GET', '/api/profile', tokens['aurora.adm']!)).json();
+    const byOwnerSelf = await ctx.request('POST', '/api/profile', tokens['aurora.adm']!, {
+      name: profile.name, username: profile.username, phone: profile.phone, email: 'dono.novo@aurora.example', current_password: passwords['aurora.adm'] ?? DEMO_PASSWORD,
+    });
+    expect(byOwnerSelf.statusCode, byOwnerSelf.body).toBe(200);
+    const cancel = await ctx.request('DELETE', `/api/user/pending-email/${owner}`, tokens['segundo.adm']!);
+    expect(cancel.statusCode).toBe(403);
+    // (The super admin's link-enterprise cases above left the owner as an administrator the second one cannot act on.)
+    expect([USER_ACTION_MESSAGES.owner, USER_ACTION_MESSAGES.administrator]).toContain(cancel.json().error);
+    expect((await ctx.request('GET', '/api/profile', tokens['aurora.adm']!)).json().pending_email).toBe('dono.novo@aurora.example');
+    expect((await ctx.request('DELETE', '/api/profile/pending-email', tokens['aurora.adm']!)).statusCode).toBe(200);
+  });
+
+
   it('the walk finds no user-changing route this file does not try', () => {
     const tried: Record<string, UserAction | 'creates a new user'> = {
       'POST /api/user/update/:id': 'edit',
+      // "Cancelar alteração" of a pending e-mail (ADR 82): the edit's rule, tried below.
+      'DELETE /api/user/pending-email/:id': 'edit',
       'POST /api/admin/users/:id/reset-password': 'reset-password',
       'POST /api/client-active-inactive': 'set-active',
       'POST /api/devices/link/user': 'link-devices',

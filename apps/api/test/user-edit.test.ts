@@ -22,15 +22,20 @@ afterAll(() => ctx.close());
 const edit = (id: string, body: unknown, token = aurora) => ctx.request('POST', `/api/user/update/${id}`, token, body);
 
 describe('POST /api/user/update/{id} (M5)', () => {
-  it('changes the name, username and email of a user of the enterprise; the new username signs in', async () => {
+  it('changes the name and username of a user of the enterprise at once, the e-mail once its link is opened', async () => {
     const res = await edit(joaoId, { name: 'João P. Silva', username: 'joao.paulo', email: 'joao.paulo@aurora.example' });
     expect(res.statusCode).toBe(200);
-    expect(UserDetail.parse(res.json())).toMatchObject({ name: 'João P. Silva', username: 'joao.paulo', email: 'joao.paulo@aurora.example' });
+    // ADR 82: the new e-mail waits for the user to open the link sent to it.
+    expect(UserDetail.parse(res.json())).toMatchObject({ name: 'João P. Silva', username: 'joao.paulo', email: 'joao.silva@aurora.example', pending_email: 'joao.paulo@aurora.example' });
+    expect((await ctx.request('GET', `/api/user/show/${joaoId}`, aurora)).json().pending_email).toBe('joao.paulo@aurora.example');
     await ctx.login('joao.paulo');
-    expect((await edit(joaoId, { name: 'João Silva', username: 'joao.silva', email: 'joao.silva@aurora.example' })).statusCode).toBe(200);
+    // Back as it was: the same e-mail as now leaves the waiting one alone; "Cancelar alteração" ends it.
+    expect((await edit(joaoId, { name: 'João Silva', username: 'joao.silva', email: 'joao.silva@aurora.example' })).json().pending_email).toBe('joao.paulo@aurora.example');
+    expect((await ctx.request('DELETE', `/api/user/pending-email/${joaoId}`, aurora)).statusCode).toBe(200);
+    expect((await ctx.request('GET', `/api/user/show/${joaoId}`, aurora)).json().pending_email).toBeNull();
   });
 
-  it('refuses a username or email another user has, in any case, with the field’s message', async () => {
+  it('refuses a username or email another user of the enterprise has, in any case, with the field’s message', async () => {
     const taken = await edit(joaoId, { name: 'João Silva', username: 'AURORA.ADM', email: 'joao.silva@aurora.example' });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().error).toBe(USER_MESSAGES.usernameTaken);
@@ -59,7 +64,9 @@ describe('POST /api/user/update/{id} (M5)', () => {
     const foreign = await edit(mariaId, { name: 'Invasão', username: 'invasao', email: 'invasao@example.com' });
     expect(foreign.statusCode).toBe(404);
     expect((await ctx.db.selectFrom('users').select('name').where('id', '=', mariaId).executeTakeFirstOrThrow()).name).not.toBe('Invasão');
+    expect((await ctx.request('DELETE', `/api/user/pending-email/${mariaId}`, aurora)).statusCode).toBe(404);
     const joao = (await ctx.login('joao.silva')).token;
     expect((await edit(joaoId, { name: 'Eu', username: 'joao.silva', email: 'joao.silva@aurora.example' }, joao)).statusCode).toBe(403);
+    expect((await ctx.request('DELETE', `/api/user/pending-email/${joaoId}`, joao)).statusCode).toBe(403);
   });
 });

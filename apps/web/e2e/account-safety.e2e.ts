@@ -64,7 +64,17 @@ describe('the profile asks for the password, and the old address can take the ac
     await page.getByLabel('Senha atual').fill(PASSWORD);
     await page.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Perfil editado com sucesso. Enviamos um link de confirmação para o novo e-mail.').waitFor();
+    // ADR 82: the account keeps its address until the new one's link is opened; the Perfil says what waits.
+    await page.getByText(`Aguardando confirmação de novo e-mail: ${thiefEmail}`).waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(owner.email);
     await screenshot(page, 'profile-email-changed');
+    const confirmation = await waitForMail(mailbox, thiefEmail, /Confirme o novo e-mail/);
+    const confirmLink = /(http\S+\/confirmation\/[A-Za-z0-9_-]+)/.exec(confirmation.text)![1]!;
+    const thiefsMailbox = await context.newPage();
+    await thiefsMailbox.goto(confirmLink.replace(/^https?:\/\/[^/]+/, ''));
+    await thiefsMailbox.getByText('Novo e-mail confirmado! A conta passa a usar este endereço.').waitFor();
+    await screenshot(thiefsMailbox, 'email-change-confirmed');
+    await thiefsMailbox.close();
 
     // The old address is told, with the "Não fui eu" link.
     const notice = await waitForMail(mailbox, owner.email, /e-mail da sua conta no Sentinela foi alterado/);
@@ -95,6 +105,43 @@ describe('the profile asks for the password, and the old address can take the ac
     await victim.waitForURL('**/my-devices');
     expect(csp).toEqual([]);
     await context.close();
+  });
+});
+
+describe('a new e-mail waits for its link (issue 21.5, ADR 82)', () => {
+  it('Editar usuário shows the address another enterprise has as a pending one, alike, and cancels it', async () => {
+    const owner = await newOwner('e');
+    const other = await newOwner('o');
+    const token = (await api<{ token: { token: string } }>('POST', '/api/authenticate', null, { username: owner.username, password: PASSWORD })).token.token;
+    const user = { username: `colega.${Date.now() % 1_000_000}`, email: `colega.${Date.now()}@example.com` };
+    const created = await api<{ user: { _id: string } }>('POST', '/api/user/create', token, { name: 'Colega Antigo', ...user, phone: '(11) 97777-6666', profile: { _id: 3 }, available_devices: [], password: 'Trilho#Verde4821' });
+
+    for (const viewport of [{ width: 1366, height: 800 }, { width: 390, height: 844 }]) {
+      const { context, page } = await newPage(browser, viewport);
+      const csp = await watchCspViolations(page);
+      await login(page, owner.username, PASSWORD);
+      await page.waitForURL('**/my-devices');
+      await page.goto(`/edit-user?id=${created.user._id}`);
+      await page.getByRole('heading', { name: 'Editar Usuário' }).waitFor();
+      // The other enterprise's owner's address: answered as any free one.
+      await page.getByLabel('Email').fill(other.email);
+      await page.getByRole('button', { name: 'Salvar' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sucesso!' });
+      await dialog.getByText('Enviamos um link de confirmação para o novo e-mail.').waitFor();
+      await screenshot(page, `edit-user-email-requested-${viewport.width}`);
+      await dialog.getByRole('button', { name: 'OK' }).click();
+      await page.goto(`/edit-user?id=${created.user._id}`);
+      await page.getByText(`Aguardando confirmação de novo e-mail: ${other.email}`).waitFor();
+      expect(await page.getByLabel('Email').inputValue()).toBe(user.email);
+      await screenshot(page, `edit-user-email-pending-${viewport.width}`);
+      await page.getByRole('button', { name: 'Cancelar alteração' }).click();
+      await expect.poll(() => page.getByText('Aguardando confirmação de novo e-mail').count()).toBe(0);
+      expect(csp).toEqual([]);
+      await context.close();
+    }
+    // The owner of the address was told that someone tried, without a link.
+    const notice = await waitForMail(e2e('mailboxURL'), other.email, /Tentativa de usar este e-mail/);
+    expect(notice.text).not.toContain('/confirmation/');
   });
 });
 

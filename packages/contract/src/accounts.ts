@@ -171,6 +171,8 @@ export const ProfileResponse = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   verified: z.boolean(),
+  /** Ours (ADR 82): the new e-mail waiting for confirmation; the account keeps `email` until then. */
+  pending_email: z.string().nullable().optional(),
 });
 export type ProfileResponse = z.infer<typeof ProfileResponse>;
 

@@ -17,6 +17,7 @@ export * from './gateways';
 export * from './alarms';
 export * from './reports';
 export * from './accounts';
+export * from './email-change';
 export * from './site';
 export * from './firmware';
 export * from './beacons';

@@ -21,6 +21,11 @@ export const UserDetail = z.object({
   available_devices: z.array(z.string()),
   enterprise: z.object({ _id: z.string(), name: z.string() }).nullable(),
   created_at: IsoDate,
+  /**
+   * Ours (ADR 82): the new e-mail waiting for its owner to open the confirmation link, on the answers of Editar
+   * usuário (show and update); null when none. The lists leave it out.
+   */
+  pending_email: z.string().nullable().optional(),
 });
 export type UserDetail = z.infer<typeof UserDetail>;
 

@@ -29,6 +29,7 @@ import * as integrations from './migrations/2026-11-28T1045-integrations';
 import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-links';
 import * as retention from './migrations/2026-11-28T1133-retention';
 import * as reportTimestamps from './migrations/2026-11-28T1410-report-timestamps';
+import * as pendingEmailChanges from './migrations/2026-11-28T1453-pending-email-changes';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 import * as calibrations from './migrations/2026-11-28T1140-calibrations';
 import * as prorationInvoiceLines from './migrations/2026-11-28T1151-proration-invoice-lines';
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1410-report-timestamps': reportTimestamps,
   '2026-11-28T1420-day-seals': daySeals,
   '2026-11-28T1430-mapping-studies': mappingStudies,
+  '2026-11-28T1453-pending-email-changes': pendingEmailChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -66,6 +66,8 @@ export interface SessionsTable {
 
 export interface EmailVerificationsTable {
   token_hash: Buffer; user_id: string; expires_at: Timestamp; used_at: Timestamp | null;
+  /** ADR 82: the address the token gives the account when opened; null for a confirmation of the current one. */
+  new_email: string | null; requested_by: string | null; created_at: CreatedAt;
 }
 
 export interface PasswordResetsTable {

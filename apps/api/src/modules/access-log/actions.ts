@@ -13,6 +13,7 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'GET /api/profile': 'Consultou o próprio perfil',
   'POST /api/profile': 'Alterou o próprio perfil',
   'POST /api/profile/': 'Alterou o próprio perfil',
+  'DELETE /api/profile/pending-email': 'Cancelou a alteração do próprio e-mail',
   'POST /api/me/change-password': 'Alterou a própria senha',
   'POST /api/verify-email/resend': 'Pediu novo e-mail de confirmação',
 
@@ -138,6 +139,7 @@ export const ACCESS_LOG_ACTIONS: Readonly<Record<string, string>> = {
   'GET /api/users-by-client/:clientId': 'Consultou os usuários de uma empresa',
   'POST /api/user/create': 'Cadastrou um usuário',
   'POST /api/user/update/:id': 'Alterou um usuário',
+  'DELETE /api/user/pending-email/:id': 'Cancelou a alteração de e-mail de um usuário',
   'POST /api/client-active-inactive': 'Ativou ou desativou um usuário',
   'POST /api/admin/users/:id/reset-password': 'Redefiniu a senha de um usuário',
   'POST /api/client/link/:enterpriseId': 'Vinculou um usuário a uma empresa',

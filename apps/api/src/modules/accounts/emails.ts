@@ -142,3 +142,36 @@ export function accountSecuredMail(to: string, code: string, minutes: number, ur
     footnotes: [mailText`O código vale por ${ours(pluralize(minutes, 'minuto', 'minutos'))}. Se ele expirar, use "Esqueci minha senha" na tela de login.`],
   });
 }
+
+/** A new e-mail for an existing account (ADR 82): the link that makes it the account's address. */
+export function emailChangeMail(to: string, url: string, hours: number, byAdministrator: boolean): OutgoingMail {
+  return composeMail({
+    to,
+    subject: mailText`Confirme o novo e-mail da sua conta no Sentinela`,
+    greeting: GREETING,
+    paragraphs: [
+      byAdministrator
+        ? mailText`Um administrador da sua empresa informou este endereço como o novo e-mail da sua conta no Sentinela.`
+        : mailText`Você informou este endereço como o novo e-mail da sua conta no Sentinela.`,
+      mailText`A conta só passa a usar este endereço quando você confirmar pelo botão abaixo.`,
+    ],
+    action: { label: mailText`Confirmar novo e-mail`, url },
+    footnotes: [mailText`Este link vale por ${ours(pluralize(hours, 'hora', 'horas'))} e só pode ser usado uma vez.`, mailText`Se você não reconhece este pedido, ignore esta mensagem: nada muda.`],
+  });
+}
+
+/**
+ * Told to an address that already has an account, when someone asked for it as the new e-mail of another (ADR 82).
+ * No link, nothing to do: the asker got the same answer as for a free address and nothing changes.
+ */
+export function addressInUseMail(to: string): OutgoingMail {
+  return composeMail({
+    to,
+    subject: mailText`Tentativa de usar este e-mail no Sentinela`,
+    greeting: GREETING,
+    paragraphs: [
+      mailText`Alguém tentou usar este endereço de e-mail em outra conta do Sentinela. Como ele já pertence a uma conta, nada foi alterado.`,
+      mailText`Nenhuma ação é necessária: a sua conta continua como estava.`,
+    ],
+  });
+}

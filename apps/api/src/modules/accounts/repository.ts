@@ -10,15 +10,33 @@ export async function findAccountByEmail(db: Db, email: string) {
     .executeTakeFirst();
 }
 
-export async function insertEmailVerification(db: Db, values: { tokenHash: Buffer; userId: string; expiresAt: Date }): Promise<void> {
-  await db.insertInto('email_verifications').values({ token_hash: values.tokenHash, user_id: values.userId, expires_at: values.expiresAt, used_at: null }).execute();
+export async function insertEmailVerification(
+  db: Db,
+  values: { tokenHash: Buffer; userId: string; expiresAt: Date; newEmail?: string; requestedBy?: string; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('email_verifications')
+    .values({
+      token_hash: values.tokenHash,
+      user_id: values.userId,
+      expires_at: values.expiresAt,
+      used_at: null,
+      new_email: values.newEmail ?? null,
+      requested_by: values.requestedBy ?? null,
+      created_at: values.now,
+    })
+    .execute();
 }
 
+/** A live confirmation token: whose, and the new e-mail it gives the account (null: it confirms the current one). */
+export type SpentEmailVerification = { userId: string; newEmail: string | null; requestedBy: string | null };
+
 /**
- * Spends a confirmation token: marks it used and the user verified, in one statement so that two clicks on the
- * link cannot both succeed. Null when the token is unknown, spent or expired.
+ * Spends a confirmation token (marks it used), so that two clicks on the link cannot both succeed; a token that
+ * confirms the current address marks the user verified in the same transaction. Null when the token is unknown,
+ * spent or expired. A change token (ADR 82) is applied by `EmailChangeService.apply`.
  */
-export async function consumeEmailVerification(db: Db, tokenHash: Buffer, now: Date): Promise<{ userId: string } | null> {
+export async function spendEmailVerification(db: Db, tokenHash: Buffer, now: Date): Promise<SpentEmailVerification | null> {
   return db.transaction().execute(async (trx) => {
     const spent = await trx
       .updateTable('email_verifications')
@@ -26,17 +44,26 @@ export async function consumeEmailVerification(db: Db, tokenHash: Buffer, now: D
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
-      .returning('user_id')
+      .returning(['user_id', 'new_email', 'requested_by'])
       .executeTakeFirst();
     if (!spent) return null;
-    await trx.updateTable('users').set({ verified: true, updated_at: now }).where('id', '=', spent.user_id).execute();
-    return { userId: spent.user_id };
+    if (spent.new_email === null) await trx.updateTable('users').set({ verified: true, updated_at: now }).where('id', '=', spent.user_id).execute();
+    return { userId: spent.user_id, newEmail: spent.new_email, requestedBy: spent.requested_by };
   });
 }
 
-/** Earlier links stop working when a new one is sent: only the latest message is the one to follow. */
-export async function expireEmailVerificationsOf(db: Db, userId: string, now: Date): Promise<void> {
-  await db.updateTable('email_verifications').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+/**
+ * Earlier links stop working when a new one is sent: only the latest message is the one to follow. The links that
+ * confirm the current address and those of a pending change (ADR 82) are two series: a new one ends its own series.
+ */
+export async function expireEmailVerificationsOf(db: Db, userId: string, now: Date, series: 'current' | 'change'): Promise<void> {
+  await db
+    .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('new_email', series === 'current' ? 'is' : 'is not', null)
+    .execute();
 }
 
 export async function countRecentPasswordResets(db: Db, userId: string, since: Date): Promise<number> {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ACCOUNT_MESSAGES,
   AccountMessageResponse,
+  EMAIL_CHANGE_MESSAGES,
   EmailAvailableBody,
   EmailAvailableResponse,
   ProtectAccountBody,
@@ -94,11 +95,15 @@ export const accountRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
   app.get(
     '/api/verify-email/:token',
     {
-      schema: { params: VerifyEmailParams, response: { 200: VerifyEmailResponse, 404: VerifyEmailNotFoundResponse } },
+      schema: { params: VerifyEmailParams, response: { 200: VerifyEmailResponse, 404: VerifyEmailNotFoundResponse, 409: VerifyEmailNotFoundResponse } },
       config: { permission: 'public', ...perHour('verify-email') },
     },
     async (request, reply) => {
-      if (await accounts.verifyEmail(request.params.token)) return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed, confirmed: true as const };
+      const outcome = await accounts.verifyEmail(request.params.token);
+      if (outcome === 'confirmed') return { success: true as const, message: ACCOUNT_MESSAGES.emailConfirmed, confirmed: true as const };
+      // A change of e-mail (ADR 82): applied, or refused because the address has an account meanwhile.
+      if (outcome === 'changed') return { success: true as const, message: EMAIL_CHANGE_MESSAGES.confirmed, confirmed: true as const };
+      if (outcome === 'unavailable') return reply.status(409).send({ statusCode: 409, code: 'CONFLICT', error: EMAIL_CHANGE_MESSAGES.unavailable, confirmed: false as const });
       return reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', error: ACCOUNT_MESSAGES.userNotFound, confirmed: false as const });
     },
   );

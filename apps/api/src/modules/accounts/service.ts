@@ -14,9 +14,9 @@ import type { MailService } from '../mail/mail-service';
 import { insertUser, isEmailTaken, setUserPassword } from '../users/repository';
 import { newRecoveryCode } from './recovery-code';
 import type { AccountProtection } from './account-protection';
+import type { EmailChangeService } from './email-change';
 import { confirmationMail, recoveryCodeMail, welcomeMail, welcomeWithPasswordMail } from './emails';
 import {
-  consumeEmailVerification,
   countRecentPasswordResets,
   expireEmailVerificationsOf,
   findAccountByEmail,
@@ -24,6 +24,7 @@ import {
   findPlanCycle,
   insertEmailVerification,
   insertPasswordReset,
+  spendEmailVerification,
   spendPasswordReset,
   takePasswordResetAttempt,
 } from './repository';
@@ -48,6 +49,7 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly mail: MailService,
     private readonly protection: AccountProtection,
+    private readonly emailChanges: EmailChangeService,
   ) {}
 
   async isEmailAvailable(email: string): Promise<boolean> {
@@ -99,9 +101,16 @@ export class AccountService {
     return { enterpriseId, withPlan: !!body.cicle_id };
   }
 
-  /** GET /api/verify-email/{token}: confirms the e-mail once; false for an unknown, spent or expired token. */
-  async verifyEmail(token: string): Promise<boolean> {
-    return !!(await consumeEmailVerification(this.db, sha256(token), this.clock.now()));
+  /**
+   * GET /api/verify-email/{token}: confirms the e-mail once, or applies a pending change of e-mail (ADR 82).
+   * 'invalid' for an unknown, spent or expired token; 'unavailable' when the new address has an account meanwhile.
+   */
+  async verifyEmail(token: string): Promise<'confirmed' | 'changed' | 'invalid' | 'unavailable'> {
+    const spent = await spendEmailVerification(this.db, sha256(token), this.clock.now());
+    if (!spent) return 'invalid';
+    if (spent.newEmail === null) return 'confirmed';
+    const outcome = await this.emailChanges.apply({ userId: spent.userId, newEmail: spent.newEmail, requestedBy: spent.requestedBy });
+    return outcome.applied ? 'changed' : 'unavailable';
   }
 
   /** "Reenviar e-mail": a new link for the signed-in user, the earlier ones stop working. */
@@ -121,11 +130,12 @@ export class AccountService {
   private async newConfirmationUrl(userId: string): Promise<string> {
     const token = newSecret();
     const now = this.clock.now();
-    await expireEmailVerificationsOf(this.db, userId, now);
+    await expireEmailVerificationsOf(this.db, userId, now, 'current');
     await insertEmailVerification(this.db, {
       tokenHash: sha256(token),
       userId,
       expiresAt: new Date(now.getTime() + this.config.emailConfirmationHours * HOUR_MS),
+      now,
     });
     return `${this.config.publicUrl}/confirmation/${encodeURIComponent(token)}`;
   }

@@ -21,9 +21,16 @@ export const profileRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = a
     app.post(
       url,
       { schema: { body: ProfileBody, response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own', limits: [taken] } },
-      async (request) => ({ success: true as const, message: await profile.update(requireAuth(request).userId, request.body, clientMeta(request)) }),
+      async (request) => ({ success: true as const, message: await profile.update(requireAuth(request), request.body, clientMeta(request)) }),
     );
   }
+
+  // ADR 82: "Cancelar alteração" of a new e-mail waiting for its confirmation link.
+  app.delete(
+    '/api/profile/pending-email',
+    { schema: { response: { 200: AccountMessageResponse } }, config: { permission: 'profile:own' } },
+    async (request) => ({ success: true as const, message: await profile.cancelPendingEmail(requireAuth(request).userId) }),
+  );
 
   app.post(
     '/api/me/change-password',

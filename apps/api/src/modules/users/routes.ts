@@ -5,24 +5,27 @@ import { takenAnswersLimit } from '../../plugins/rate-limits';
 import { notFound } from '../../lib/errors';
 import type { AppServices } from '../../services';
 import { isEnterpriseInScope } from '../enterprises/repository';
-import { findUserInScope, listUsersOfEnterpriseInScope } from './repository';
+import { listUsersOfEnterpriseInScope } from './repository';
 
 export const userRoutes: FastifyPluginAsyncZod<{ services: AppServices }> = async (app, { services }) => {
   const taken = takenAnswersLimit(services);
   app.get(
     '/api/user/show/:id',
     { schema: { params: IdParam, response: { 200: UserDetail } }, config: { permission: 'users:read' } },
-    async (request) => {
-      const user = await findUserInScope(services.db, requireAuth(request).scope, request.params.id);
-      if (!user) throw notFound('Usuário não encontrado.');
-      return user;
-    },
+    async (request) => services.users.show(requireAuth(request), request.params.id),
   );
 
   app.post(
     '/api/user/update/:id',
     { schema: { params: IdParam, body: UpdateUserBody, response: { 200: UserDetail } }, config: { permission: 'users:manage', limits: [taken] } },
     async (request) => services.users.updateIdentity(requireAuth(request), request.params.id, request.body),
+  );
+
+  // ADR 82: "Cancelar alteração" of a new e-mail waiting for the user to open its link.
+  app.delete(
+    '/api/user/pending-email/:id',
+    { schema: { params: IdParam, response: { 200: SuccessMessageResponse } }, config: { permission: 'users:manage' } },
+    async (request) => ({ success: true as const, message: await services.users.cancelPendingEmail(requireAuth(request), request.params.id) }),
   );
 
   app.get(

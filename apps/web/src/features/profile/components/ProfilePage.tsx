@@ -5,10 +5,10 @@ import { IconAlertCircle, IconCircleCheck, IconKey, IconMailExclamation } from '
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useChangeReason } from '../../../components/compliance/use-change-reason';
+import { PendingEmailAlert } from '../../../components/form/PendingEmailAlert';
 import { PhoneInput } from '../../../components/form/PhoneInput';
 import { errorMessage } from '../../../lib/api-client';
-import { isEmailAvailable } from '../../../lib/email-availability';
-import { useProfile, useResendConfirmation, useSaveProfile } from '../api/profile';
+import { useCancelPendingEmail, useProfile, useResendConfirmation, useSaveProfile } from '../api/profile';
 import { ChangePasswordModal } from './ChangePasswordModal';
 
 /** /profile (A7): Editar Perfil and the change-password modal. One layout for desktop and small screens. */
@@ -34,9 +34,9 @@ export function ProfilePage() {
 function ProfileForm({ profile }: { profile: ProfileResponse }) {
   const save = useSaveProfile();
   const resend = useResendConfirmation();
+  const cancelPending = useCancelPendingEmail();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
   const {
     register,
     handleSubmit,
@@ -54,7 +54,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
   // GxP mode (ADR 0061): one's name and username are GxP records (they print on signatures); their change needs a reason.
   const reason = useChangeReason((name ?? '').trim() !== profile.name || (username ?? '').trim() !== profile.username);
 
-  const onSubmit = handleSubmit(async ({ current_password, ...fields }) => {
+  const onSubmit = handleSubmit(({ current_password, ...fields }) => {
     setFailure(null);
     save.reset();
     if (identityChanged && !current_password) {
@@ -64,22 +64,11 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
     const why = reason.take();
     if (!why) return;
     const body: ProfileBody = { ...(identityChanged ? { ...fields, current_password } : fields), ...why };
-    if (body.email.toLowerCase() !== profile.email.toLowerCase()) {
-      setChecking(true);
-      try {
-        if (!(await isEmailAvailable(body.email))) {
-          setFailure(MSG.emailTaken);
-          return;
-        }
-      } catch (error) {
-        setFailure(errorMessage(error, MSG.internalError));
-        return;
-      } finally {
-        setChecking(false);
-      }
-    }
+    // No availability check first: a new e-mail waits for its link (ADR 82), and the server answers alike for any address.
     save.mutate(body, {
-      onSuccess: () => {
+      onSuccess: (saved) => {
+        // The account keeps its address until the link is opened: the field shows it again, the alert the new one.
+        setValue('email', saved.profile.email);
         setValue('current_password', '');
         reason.reset();
       },
@@ -106,6 +95,9 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
             {resend.isError && errorMessage(resend.error, MSG.internalError)}
           </Stack>
         </Alert>
+      )}
+      {profile.pending_email && (
+        <PendingEmailAlert email={profile.pending_email} onCancel={() => cancelPending.mutate()} cancelling={cancelPending.isPending} error={cancelPending.error} />
       )}
       <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
         <form onSubmit={onSubmit} noValidate>
@@ -139,7 +131,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
             )}
             {reason.field}
             <Group justify="flex-end">
-              <Button type="submit" loading={checking || save.isPending}>
+              <Button type="submit" loading={save.isPending}>
                 Salvar
               </Button>
             </Group>

@@ -1,4 +1,4 @@
-import { UserDetail, type UpdateUserBody } from '@sentinela/contract';
+import { SuccessMessageResponse, UserDetail, type UpdateUserBody } from '@sentinela/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { usersKeys } from './list-users-by-client';
@@ -24,5 +24,14 @@ export function useUpdateUser(id: string) {
       queryClient.setQueryData(userKey(id), user);
       return queryClient.invalidateQueries({ queryKey: usersKeys.all, predicate: (query) => query.queryKey[1] === 'by-client' });
     },
+  });
+}
+
+/** DELETE /api/user/pending-email/{id}: "Cancelar alteração" of the new e-mail waiting for the user's link (ADR 82). */
+export function useCancelPendingEmail(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest(`/api/user/pending-email/${encodeURIComponent(id)}`, { method: 'DELETE', schema: SuccessMessageResponse }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKey(id) }),
   });
 }

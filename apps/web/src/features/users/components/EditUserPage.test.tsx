@@ -74,6 +74,41 @@ describe('/edit-user "Editar Usuário" (M5)', () => {
     });
   });
 
+  it('ADR 82: a new e-mail waits for the user’s link; the screen says so, and "Cancelar alteração" ends it', async () => {
+    let pending: string | null = null;
+    startSession(makeSession(2));
+    const { requests } = mockFetch((request) => {
+      const { pathname } = new URL(request.url, 'http://localhost');
+      if (pathname === `/api/user/show/${joao._id}`) return jsonResponse({ ...joao, pending_email: pending });
+      if (pathname === '/api/enterprise/compliance') return jsonResponse({ enterprise_id: 'e0000000-0000-4000-8000-000000000001', gxp: false });
+      if (pathname === `/api/user/update/${joao._id}`) {
+        pending = (request.body as { email: string }).email;
+        return jsonResponse({ ...joao, pending_email: pending });
+      }
+      if (pathname === `/api/user/pending-email/${joao._id}`) {
+        pending = null;
+        return jsonResponse({ success: true, message: 'Alteração de e-mail cancelada.' });
+      }
+      return jsonResponse([]);
+    });
+    const first = renderApp(`/edit-user?id=${joao._id}`);
+    const email = (await screen.findByLabelText(/Email/)) as HTMLInputElement;
+    expect(screen.queryByText(/Aguardando confirmação/)).toBeNull();
+    await userEvent.clear(email);
+    await userEvent.type(email, 'joao.novo@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Enviamos um link de confirmação para o novo e-mail. O e-mail do usuário muda quando ele abrir o link.')).toBeTruthy();
+    expect(await screen.findByText('Aguardando confirmação de novo e-mail: joao.novo@example.com')).toBeTruthy();
+    // Opened again later: the e-mail field holds the current address, the alert the waiting one.
+    first.unmount();
+    renderApp(`/edit-user?id=${joao._id}`);
+    expect(await screen.findByText('Aguardando confirmação de novo e-mail: joao.novo@example.com')).toBeTruthy();
+    expect(((await screen.findByLabelText(/Email/)) as HTMLInputElement).value).toBe('joao.silva@aurora.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancelar alteração' }));
+    await expect.poll(() => screen.queryByText(/Aguardando confirmação/)).toBeNull();
+    expect(requests.some((r) => r.method === 'DELETE' && r.url.endsWith(`/api/user/pending-email/${joao._id}`))).toBe(true);
+  });
+
   it('is for administrators only', async () => {
     open(3, () => jsonResponse(joao));
     expect(await screen.findByRole('heading', { name: 'Acesso negado' })).toBeTruthy();

@@ -1,15 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Center, Group, Loader, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { MSG, UpdateUserBody, USER_MESSAGES, type UserDetail } from '@sentinela/contract';
+import { EMAIL_CHANGE_MESSAGES, MSG, UpdateUserBody, USER_MESSAGES, type UserDetail } from '@sentinela/contract';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useChangeReason } from '../../../components/compliance/use-change-reason';
+import { PendingEmailAlert } from '../../../components/form/PendingEmailAlert';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { paths, withQuery } from '../../../lib/paths';
-import { useUpdateUser, useUser } from '../api/edit-user';
+import { useCancelPendingEmail, useUpdateUser, useUser } from '../api/edit-user';
 
 /** /edit-user?id={id} "Editar Usuário" (M5): an administrator edits a user's name, username and email. */
 export function EditUserPage() {
@@ -61,7 +62,9 @@ function fieldErrorsOf(error: Error): [Field, string][] {
 function EditUserForm({ user }: { user: UserDetail }) {
   const navigate = useNavigate();
   const update = useUpdateUser(user._id);
-  const [saved, setSaved] = useState(false);
+  const cancelPending = useCancelPendingEmail(user._id);
+  // Saved, and whether a new e-mail now waits for the user's link (ADR 82): the answer is the same for any address.
+  const [saved, setSaved] = useState<{ emailRequested: boolean } | null>(null);
   // A user's name and username are GxP records (ADR 0061): their change goes with its reason.
   const reason = useChangeReason();
   const {
@@ -78,7 +81,7 @@ function EditUserForm({ user }: { user: UserDetail }) {
     const why = reason.take();
     if (!why) return;
     update.mutate({ ...body, ...why }, {
-      onSuccess: () => setSaved(true),
+      onSuccess: (answer) => setSaved({ emailRequested: body.email.toLowerCase() !== answer.email.toLowerCase() }),
       onError: (error) => {
         // A taken username or email, or a field the server refused, is shown under its field; anything else alerts.
         const fields = fieldErrorsOf(error);
@@ -93,6 +96,9 @@ function EditUserForm({ user }: { user: UserDetail }) {
     <Paper withBorder p="md" radius="md">
       <form onSubmit={onSubmit} noValidate>
         <Stack>
+          {user.pending_email && (
+            <PendingEmailAlert email={user.pending_email} onCancel={() => cancelPending.mutate()} cancelling={cancelPending.isPending} error={cancelPending.error} />
+          )}
           <TextInput label="Nome" required error={errors.name?.message} {...register('name')} />
           <TextInput label="Usuário" required autoComplete="off" error={errors.username?.message} {...register('username')} />
           <TextInput label="Email" type="email" required error={errors.email?.message} {...register('email')} />
@@ -107,9 +113,10 @@ function EditUserForm({ user }: { user: UserDetail }) {
           </Group>
         </Stack>
       </form>
-      <Modal opened={saved} onClose={back} title={MSG.successTitle} centered>
+      <Modal opened={!!saved} onClose={back} title={MSG.successTitle} centered>
         <Stack>
           <Text>{USER_MESSAGES.updated}</Text>
+          {saved?.emailRequested && <Text size="sm">{EMAIL_CHANGE_MESSAGES.requestedByAdministrator}</Text>}
           <Group justify="flex-end">
             <Button onClick={back}>OK</Button>
           </Group>
