@@ -170,6 +170,23 @@ describe('the old address is told, with a "Não fui eu" link that gives the acco
     await ctx.login('aurora.adm', 'Farol#Norte5520');
   });
 
+  it('a new e-mail still waiting for its link when the owner secures the account never applies (ADR 82)', async () => {
+    const session = await ctx.login('maria.souza');
+    const before = await userRow('maria.souza');
+    const asked = await ctx.request('POST', '/api/profile/', session.token, { ...(await profileOf(session.token)), email: 'espera@golpe.example', username: 'maria.golpe', current_password: DEMO_PASSWORD });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const waiting = await nextMail('espera@golpe.example', /Confirme o novo e-mail/);
+    const notice = await nextMail(before.email, /usuário da sua conta no Sentinela foi alterado/);
+    expect((await ctx.request('POST', '/api/account/protect', undefined, { token: reportTokenOf(notice) })).statusCode).toBe(200);
+    const link = /\/confirmation\/([A-Za-z0-9_-]+)/.exec(waiting.text ?? '')![1];
+    expect((await ctx.request('GET', `/api/verify-email/${link}`)).statusCode).toBe(404);
+    expect(await userRow('maria.souza')).toMatchObject({ email: before.email, username: 'maria.souza' });
+    // The owner chooses a new password with the code sent to the address (the tests below sign in with it).
+    const code = codeOf(await nextMail(before.email, /Sua conta no Sentinela foi protegida/))!;
+    expect((await ctx.request('POST', '/api/password/reset', undefined, { email: before.email, code, password: DEMO_PASSWORD })).statusCode).toBe(200);
+    await nextMail(before.email, /senha da sua conta no Sentinela foi alterada/);
+  });
+
   it('a link expires after its days', async () => {
     const { token } = await ctx.login('joao.silva');
     const email = (await userRow('joao.silva')).email;

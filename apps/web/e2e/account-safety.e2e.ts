@@ -68,6 +68,10 @@ describe('the profile asks for the password, and the old address can take the ac
     await page.getByText(`Aguardando confirmação de novo e-mail: ${thiefEmail}`).waitFor();
     expect(await page.getByLabel('Email').inputValue()).toBe(owner.email);
     await screenshot(page, 'profile-email-changed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Cancelar alteração' }).waitFor();
+    await screenshot(page, 'profile-email-pending-390');
+    await page.setViewportSize({ width: 1366, height: 800 });
     const confirmation = await waitForMail(mailbox, thiefEmail, /Confirme o novo e-mail/);
     const confirmLink = /(http\S+\/confirmation\/[A-Za-z0-9_-]+)/.exec(confirmation.text)![1]!;
     const thiefsMailbox = await context.newPage();

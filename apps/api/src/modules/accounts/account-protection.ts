@@ -9,7 +9,7 @@ import { hashPassword } from '../auth/service';
 import type { SessionService } from '../auth/session-service';
 import type { MailService } from '../mail/mail-service';
 import { accountSecuredMail, identityChangedMail, passwordChangedMail, type PasswordChangeWay } from './emails';
-import { findOpenChangeReport, insertChangeReport, insertPasswordReset, isIdentityTakenByOther, spendChangeReportsOf } from './repository';
+import { expireEmailVerificationsOf, findOpenChangeReport, insertChangeReport, insertPasswordReset, isIdentityTakenByOther, spendChangeReportsOf } from './repository';
 import { newRecoveryCode } from './recovery-code';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +25,8 @@ interface Identity {
  * with a "Não fui eu" link, valid `CHANGE_REPORT_DAYS`, that puts the account back in its owner's hands:
  * - the e-mail and username go back to what they were before the earliest change still reportable (a thief's later
  *   changes and their links go with it), each unless another account took it meanwhile;
- * - every session ends, the password stops working (nobody knows the new one), earlier recovery codes are spent;
+ * - every session ends, the password stops working (nobody knows the new one), earlier recovery codes are spent, and
+ *   a new e-mail still waiting for its link (ADR 82) never applies;
  * - a recovery code goes to the restored address, so its owner chooses a new password there.
  * Changes by an administrator are told too, without the link: the administrator decides, the user asks them.
  */
@@ -85,6 +86,8 @@ export class AccountProtection {
         .where('id', '=', user.id)
         .execute();
       await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).execute();
+      // A new e-mail still waiting for its link (ADR 82) was asked by whoever had the session: it never applies now.
+      await expireEmailVerificationsOf(trx, user.id, now, 'change');
       await this.sessions.revokeAllOf(user.id, trx);
       return { userId: user.id, email: reachable ? email : null };
     });
