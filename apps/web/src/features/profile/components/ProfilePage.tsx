@@ -8,6 +8,7 @@ import { useChangeReason } from '../../../components/compliance/use-change-reaso
 import { PendingEmailAlert } from '../../../components/form/PendingEmailAlert';
 import { PhoneInput } from '../../../components/form/PhoneInput';
 import { errorMessage } from '../../../lib/api-client';
+import { isEmailAvailable } from '../../../lib/email-availability';
 import { useCancelPendingEmail, useProfile, useResendConfirmation, useSaveProfile } from '../api/profile';
 import { ChangePasswordModal } from './ChangePasswordModal';
 
@@ -37,6 +38,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
   const cancelPending = useCancelPendingEmail();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const {
     register,
     handleSubmit,
@@ -54,7 +56,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
   // GxP mode (ADR 0061): one's name and username are GxP records (they print on signatures); their change needs a reason.
   const reason = useChangeReason((name ?? '').trim() !== profile.name || (username ?? '').trim() !== profile.username);
 
-  const onSubmit = handleSubmit(({ current_password, ...fields }) => {
+  const onSubmit = handleSubmit(async ({ current_password, ...fields }) => {
     setFailure(null);
     save.reset();
     if (identityChanged && !current_password) {
@@ -64,7 +66,23 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
     const why = reason.take();
     if (!why) return;
     const body: ProfileBody = { ...(identityChanged ? { ...fields, current_password } : fields), ...why };
-    // No availability check first: a new e-mail waits for its link (ADR 82), and the server answers alike for any address.
+    // The documents' check first (a taken address blocks the save with their message): it is the public, budgeted
+    // POST /api/user/email-available (ADR 54). The server then answers alike for any address and the new e-mail waits
+    // for its link (ADR 82).
+    if (body.email.toLowerCase() !== profile.email.toLowerCase()) {
+      setChecking(true);
+      try {
+        if (!(await isEmailAvailable(body.email))) {
+          setFailure(MSG.emailTaken);
+          return;
+        }
+      } catch (error) {
+        setFailure(errorMessage(error, MSG.internalError));
+        return;
+      } finally {
+        setChecking(false);
+      }
+    }
     save.mutate(body, {
       onSuccess: (saved) => {
         // The account keeps its address until the link is opened: the field shows it again, the alert the new one.
@@ -131,7 +149,7 @@ function ProfileForm({ profile }: { profile: ProfileResponse }) {
             )}
             {reason.field}
             <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending}>
+              <Button type="submit" loading={checking || save.isPending}>
                 Salvar
               </Button>
             </Group>
