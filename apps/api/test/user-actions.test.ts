@@ -186,7 +186,9 @@ describe('the last active administrator', () => {
 describe('every route that changes a user is held to the rule', () => {
   it('cancelling a pending e-mail is held to the edit’s rule: a second administrator cannot touch a first one’s', async () => {
     const owner = ids['aurora.adm']!;
+    // Fresh sessions: the deactivations above ended the ones these administrators had.
     await signIn('aurora.adm');
+    await signIn('segundo.adm');
     const current = await ctx.db.selectFrom('users').select(['name', 'username', 'email']).where('id', '=', owner).executeTakeFirstOrThrow();
     const asked = await ctx.request('POST', `/api/user/update/${owner}`, tokens['segundo.adm']!, { ...current, email: 'dono.novo@aurora.example' });
     expect(asked.statusCode).toBe(403);
