@@ -131,7 +131,8 @@ try {
   const loadBefore = Number((loadavg()[0] ?? 0).toFixed(2));
   for (let n = 0; n < PROBES; n++) {
     const name = probeName(n);
-    const mailed = smtp.waitForMail(EMAIL, `Alarme: Temperatura alta em ${name}`, 60_000).then(() => performance.now());
+    // Device names are quoted in every e-mail the platform sends (quoteName, issue 21 point 10).
+    const mailed = smtp.waitForMail(EMAIL, `Alarme: Temperatura alta em “${name}”`, 60_000).then(() => performance.now());
     const told = telegram.waitForCall((c) => c.method === 'sendMessage' && String(c.params.text).includes(name), 60_000).then(() => performance.now());
     const sent = performance.now();
     const body = JSON.stringify({ readings: [{ mac: probeMac(n), ts: new Date().toISOString(), temperature: 12.5, humidity: 50 }] });

@@ -38,7 +38,8 @@
 // contexts from pressing Entrar to the first device of Meus Dispositivos, and of a cold /directions to its first
 // row, against a server with the demo data; and where the time goes (the sign-in, the code, the API calls in series).
 // Then alarm latency (bench/alarm-latency.ts, issue 27 item 6): while HTTP ingestion runs at full speed, probe devices
-// of another enterprise go out of range one by one (--alarm-probes 200, --alarm-rate 2 a second); from each reading's
+// of another enterprise go out of range one by one (--alarm-probes 200, --alarm-rate 2 a second; --alarm-load 0 for
+// the same probes without the ingestion load, the control); from each reading's
 // POST to the local SMTP server and the local Telegram Bot API receiving its alarm, p50/p99/max.
 // --only ingest|history|realtime|reports|abuse|gateway-flood|web|ux|alarms runs one of the nine.
 // --soak (alone, never in the default set; issue 27 item 5): --soak-minutes (60) at 2,000 readings a second through
@@ -95,6 +96,7 @@ const { values: args } = parseArgs({
     'ux-runs': { type: 'string', default: '5' },
     'alarm-probes': { type: 'string', default: '200' },
     'alarm-rate': { type: 'string', default: '2' },
+    'alarm-load': { type: 'string', default: '1' },
     soak: { type: 'boolean', default: false },
     'soak-minutes': { type: 'string', default: '60' },
     'flood-seconds': { type: 'string' },
@@ -296,7 +298,7 @@ async function alarmLatencyBenchmark() {
   const u = new URL(postgres.url);
   u.pathname = '/sentinela_alarms';
   const { key } = await phase('setup', ['--db', u.toString(), '--devices', args.devices]);
-  const code = await runScript('bench/alarm-latency.ts', ['--db', u.toString(), '--key', key, '--devices', args.devices, '--probes', args['alarm-probes'], '--rate', args['alarm-rate'], '--pool', args.pool]);
+  const code = await runScript('bench/alarm-latency.ts', ['--db', u.toString(), '--key', key, '--devices', args.devices, '--probes', args['alarm-probes'], '--rate', args['alarm-rate'], '--pool', args.pool, '--load', args['alarm-load'] === '0' ? '0' : '1']);
   if (code !== 0) process.exitCode = 1;
 }
 
