@@ -3,7 +3,7 @@ import { ACCOUNT_PROTECTION_MESSAGES, MSG, PROFILE_MESSAGES } from '@sentinela/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
-import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server';
+import { startSmtpServer, type TestSmtpServer } from './smtp-server';
 
 /**
  * A session alone never takes an account (issue 21.2, ADR 58): e-mail and username changes need the current password,
@@ -12,7 +12,6 @@ import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server
  */
 let smtp: TestSmtpServer;
 let ctx: TestContext;
-const seen = new Set<ParsedMail>();
 const FAILURES_PER_MINUTE = 3;
 
 beforeAll(async () => {
@@ -24,12 +23,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** The next e-mail to `to` whose subject matches, not returned before. */
-async function nextMail(to: string, subject: RegExp): Promise<ParsedMail> {
-  const mail = await smtp.waitFor((m) => !seen.has(m) && addressesOf(m).includes(to.toLowerCase()) && subject.test(m.subject ?? ''));
-  seen.add(mail);
-  return mail;
-}
+const nextMail = (to: string, subject: RegExp) => smtp.nextMail(to, subject);
 const reportTokenOf = (mail: ParsedMail) => /\/protect-account\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
 /** Opens the link of a confirmation sent to a new e-mail (ADR 82: the change waits for it). */
 async function openConfirmation(mail: ParsedMail): Promise<void> {

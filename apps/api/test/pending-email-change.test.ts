@@ -3,7 +3,7 @@ import { EMAIL_CHANGE_MESSAGES, UserDetail } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
-import { addressesOf, startSmtpServer, type TestSmtpServer } from './smtp-server';
+import { startSmtpServer, type TestSmtpServer } from './smtp-server';
 
 /**
  * A new e-mail never says whose an address is (issue 21 point 5, ADR 82): Editar usuário and the Perfil make it a
@@ -14,7 +14,6 @@ let smtp: TestSmtpServer;
 let ctx: TestContext;
 let aurora: string;
 let vida: string;
-const seen = new Set<ParsedMail>();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -27,11 +26,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function nextMail(to: string, subject: RegExp): Promise<ParsedMail> {
-  const mail = await smtp.waitFor((m) => !seen.has(m) && addressesOf(m).includes(to.toLowerCase()) && subject.test(m.subject ?? ''));
-  seen.add(mail);
-  return mail;
-}
+const nextMail = (to: string, subject: RegExp) => smtp.nextMail(to, subject);
 const linkOf = (mail: ParsedMail) => /\/confirmation\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
 const user = (username: string) => ctx.db.selectFrom('users').select(['id', 'name', 'username', 'email', 'verified', 'enterprise_id']).where('username', '=', username).executeTakeFirstOrThrow();
 const edit = (id: string, body: { name: string; username: string; email: string }, token = aurora) => ctx.request('POST', `/api/user/update/${id}`, token, body);

@@ -40,6 +40,8 @@ export async function startSmtpServer(options: { refuseFirst?: number } = {}) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
+  const handedOut = new Set<ParsedMail>();
+
   /** The first message received (now or later) that matches, or an error after the timeout. */
   async function waitFor(match: (mail: ParsedMail) => boolean, timeoutMs = 20_000): Promise<ParsedMail> {
     const deadline = Date.now() + timeoutMs;
@@ -70,6 +72,12 @@ export async function startSmtpServer(options: { refuseFirst?: number } = {}) {
     /** The message sent to this address with this subject, waited for. */
     waitForMail: (to: string, subject: string | RegExp, timeoutMs?: number) =>
       waitFor((m) => addressesOf(m).includes(to.toLowerCase()) && (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject ?? '')), timeoutMs),
+    /** The next message to this address whose subject matches, never one this call returned before. */
+    async nextMail(to: string, subject: RegExp): Promise<ParsedMail> {
+      const mail = await waitFor((m) => !handedOut.has(m) && addressesOf(m).includes(to.toLowerCase()) && subject.test(m.subject ?? ''));
+      handedOut.add(mail);
+      return mail;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
