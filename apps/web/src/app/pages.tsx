@@ -5,9 +5,10 @@ import { loadScreen } from './load-screen';
 // /login is where every signed-out visitor lands: it is part of the entry rather than a chunk of its own, so its
 // first load is one file instead of a dozen small ones that compress worse (ADR 0040).
 export { LoginPage } from '../features/auth/components/LoginPage';
-export const MyDevicesPage = lazy(() =>
-  loadScreen(() => import('../features/devices/components/MyDevicesPage')).then((module) => ({ default: module.MyDevicesPage })),
-);
+// The loaders of the screens the route starts before the shell has rendered them (app/route-prefetch.ts, ADR 0086).
+export const loadMyDevicesPage = () => loadScreen(() => import('../features/devices/components/MyDevicesPage'));
+export const loadTravelsPage = () => loadScreen(() => import('../features/travels/components/TravelsPage'));
+export const MyDevicesPage = lazy(() => loadMyDevicesPage().then((module) => ({ default: module.MyDevicesPage })));
 export const DeviceHistoryPage = lazy(() =>
   loadScreen(() => import('../features/device-history/components/DeviceHistoryPage')).then((module) => ({ default: module.DeviceHistoryPage })),
 );
@@ -26,9 +27,7 @@ export const SelectUserPage = lazy(() =>
 export const EnterpriseUsersPage = lazy(() =>
   loadScreen(() => import('../features/users/components/EnterpriseUsersPage')).then((module) => ({ default: module.EnterpriseUsersPage })),
 );
-export const TravelsPage = lazy(() =>
-  loadScreen(() => import('../features/travels/components/TravelsPage')).then((module) => ({ default: module.TravelsPage })),
-);
+export const TravelsPage = lazy(() => loadTravelsPage().then((module) => ({ default: module.TravelsPage })));
 export const LocalizatorPage = lazy(() =>
   loadScreen(() => import('../features/travels/components/LocalizatorPage')).then((module) => ({ default: module.LocalizatorPage })),
 );

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useMemo } from 'react';
 import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { paths } from '../lib/paths';
+import { useSession } from '../lib/session';
 import { AppRoot } from './AppRoot';
 import { HomeRedirect, RedirectIfSignedIn, RequirePermission, RequireSession } from './guards';
 import { PageFallback } from './layout/PageFallback';
@@ -48,7 +50,20 @@ import {
   FinancialPage,
 } from './pages';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { prefetchRoute } from './route-prefetch';
 import { RouteTitleContext } from './route-title';
+
+/** /login, starting the next screen's code and first request as soon as the credentials are accepted (ADR 0086). */
+function LoginRoute() {
+  const queryClient = useQueryClient();
+  return (
+    <LoginPage
+      onAuthenticated={({ token, user }, destination) =>
+        prefetchRoute(new URL(destination, window.location.origin).pathname, queryClient, { user, auth: { token } })
+      }
+    />
+  );
+}
 
 /**
  * The route table of the documents (spec 000 §2 / 001 §2, exact paths). Only built screens are
@@ -85,7 +100,7 @@ export const routes: RouteObject[] = [
           {
             element: <SignedOutLayout />,
             children: [
-              { handle: { title: 'Entrar' }, path: paths.login, element: <LoginPage /> },
+              { handle: { title: 'Entrar' }, path: paths.login, element: <LoginRoute /> },
               { handle: { title: 'Cadastre-se' }, path: paths.register, element: <RegisterPage /> },
               { handle: { title: 'Esqueci minha senha' }, path: paths.forgotPassword, element: <ForgotPasswordPage /> },
               { handle: { title: 'Alterar senha' }, path: paths.resetPassword, element: <ResetPasswordPage /> },
@@ -209,6 +224,14 @@ export const routes: RouteObject[] = [
  */
 export function AppRoutes() {
   const location = useLocation();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  // While the route renders, not in an effect: React Router navigates in a transition, which commits (and runs
+  // effects) only once the screen's lazy chunks have loaded, and those chunks and the screen's first request are what
+  // this starts in parallel (ADR 0086). Calling it again is harmless (see prefetchRoute).
+  useMemo(() => {
+    if (session) prefetchRoute(location.pathname, queryClient, session);
+  }, [location.pathname, session, queryClient]);
   const title = useMemo(
     () =>
       matchRoutes(routes, location)

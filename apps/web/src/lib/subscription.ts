@@ -1,16 +1,16 @@
 import {
-  Subscription, SubscriptionChangeResponse, SubscriptionStanding, SuccessMessageResponse,
+  Subscription, SubscriptionChangeResponse, SuccessMessageResponse,
   type SubscriptionChangeBody,
 } from '@sentinela/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from './api-client';
 import { dayjs } from './dayjs';
+import { standingQueryOptions, subscriptionKeys } from './subscription-standing';
 
-/**
- * The enterprise's subscription (ADR 32), shared by /plans, /complete-register step 3 and the signed-in shell's
- * overdue/restricted banner.
- */
-export const subscriptionKeys = { all: ['subscription'] as const, standing: ['subscription', 'standing'] as const };
+export { STANDING_STALE_MS, subscriptionKeys } from './subscription-standing';
+
+// The enterprise's subscription (ADR 32), shared by /plans, /complete-register step 3 and the signed-in shell's
+// overdue/restricted banner.
 
 /** Financeiro (A9), where invoices are paid. */
 export const FINANCIAL_PATH = '/financial';
@@ -34,9 +34,6 @@ export function useSubscription(enabled = true) {
   });
 }
 
-/** How long the shell's banner trusts the standing it read before reading it again on the next screen. */
-export const STANDING_STALE_MS = 5 * 60_000;
-
 /**
  * GET /api/subscription/standing: overdue or restricted, for every user of the enterprise (ADR 39). Read once when
  * the signed-in shell opens and again on a later screen change once older than STANDING_STALE_MS — never on a timer:
@@ -44,12 +41,7 @@ export const STANDING_STALE_MS = 5 * 60_000;
  * A payment seen on screen and a 402 of a restricted action refresh it at once.
  */
 export function useSubscriptionStanding(enabled: boolean) {
-  return useQuery({
-    queryKey: subscriptionKeys.standing,
-    enabled,
-    queryFn: ({ signal }) => apiRequest('/api/subscription/standing', { schema: SubscriptionStanding, signal }),
-    staleTime: STANDING_STALE_MS,
-  });
+  return useQuery({ ...standingQueryOptions(), enabled });
 }
 
 /** Everything shown about the subscription or its invoices changes with a plan change or a payment. */

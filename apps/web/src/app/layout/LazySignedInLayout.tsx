@@ -4,7 +4,9 @@ import { PageFallback } from './PageFallback';
 
 // The signed-in shell (menu, open-alarms badge and its socket, report exports) is a chunk of its own: the screens
 // of a visitor (/login, /register, the landing page) never load it (issue 15, item 5).
-const SignedInLayout = lazy(() => loadScreen(() => import('./SignedInLayout')).then((module) => ({ default: module.SignedInLayout })));
+// Its loader is also started by the route, beside the screen's own chunk and data (app/route-prefetch.ts, ADR 0086).
+export const loadSignedInLayout = () => loadScreen(() => import('./SignedInLayout'));
+const SignedInLayout = lazy(() => loadSignedInLayout().then((module) => ({ default: module.SignedInLayout })));
 
 export function LazySignedInLayout() {
   return (

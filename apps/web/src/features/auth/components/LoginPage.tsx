@@ -3,6 +3,7 @@ import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths, returnPath } from '../../../lib/paths';
 import { useSessionExpiredNotice } from '../../../lib/session';
+import type { Authenticated } from '../api/sign-in';
 import { loadSignIn, useSignIn } from '../api/use-sign-in';
 import type { LoginField } from './login-check';
 
@@ -23,11 +24,20 @@ function valuesOf(form: HTMLFormElement): Record<LoginField, string> {
   return { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
 }
 
+interface LoginPageProps {
+  /**
+   * Runs as soon as the credentials are accepted, with the path the user is about to be sent to: the app starts that
+   * screen's code and data there, beside the sign-in's last call (ADR 0086).
+   */
+  onAuthenticated?: (authenticated: Authenticated, destination: string) => void;
+}
+
 /** /login (A2). */
-export function LoginPage() {
+export function LoginPage({ onAuthenticated }: LoginPageProps = {}) {
   const navigate = useNavigate();
   const { state } = useLocation();
-  const signIn = useSignIn();
+  const destination = returnPath(state);
+  const signIn = useSignIn(onAuthenticated && ((authenticated) => onAuthenticated(authenticated, destination)));
   const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
   const [submitted, setSubmitted] = useState(false);
   const expired = useSessionExpiredNotice();
@@ -43,7 +53,7 @@ export function LoginPage() {
       if (first) (form.elements.namedItem(first) as HTMLInputElement | null)?.focus();
       return;
     }
-    signIn.mutate(check.credentials, { onSuccess: () => void navigate(returnPath(state), { replace: true }) });
+    signIn.mutate(check.credentials, { onSuccess: () => void navigate(destination, { replace: true }) });
   };
   const onInput = async (event: FormEvent<HTMLFormElement>) => {
     preloadSignIn();

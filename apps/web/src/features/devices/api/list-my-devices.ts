@@ -1,6 +1,7 @@
 import { Profile, type SessionUser } from '@sentinela/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest, type FetchOptions } from '../../../lib/api-client';
+import { ROUTE_PREFETCH_FRESH_MS } from '../../../lib/route-prefetch';
 
 /**
  * The list behind "Meus Dispositivos" depends on the profile (spec 001 §6): super admin sees every device,
@@ -23,10 +24,16 @@ export const devicesKeys = {
   historicCount: (mac: string) => ['devices', 'historic-count', mac] as const,
 };
 
-export function myDevicesQueryOptions(user: Pick<SessionUser, '_id' | 'profile'>) {
+/**
+ * `auth`: the session's token (default), or the token sign-in has just received, before the session is stored: the
+ * list is asked for right after authenticate answers, beside the enterprise's call (ADR 0086). Fresh for a moment, so
+ * the screen mounting once its code has loaded reads that answer instead of asking again.
+ */
+export function myDevicesQueryOptions(user: Pick<SessionUser, '_id' | 'profile'>, auth?: FetchOptions['auth']) {
   return queryOptions({
     queryKey: devicesKeys.mine(user._id),
-    queryFn: ({ signal }) => apiRequest(myDevicesPath(user), { schema: () => import('./schemas').then((schemas) => schemas.DeviceList), signal }),
+    queryFn: ({ signal }) => apiRequest(myDevicesPath(user), { auth, schema: () => import('./schemas').then((schemas) => schemas.DeviceList), signal }),
+    staleTime: ROUTE_PREFETCH_FRESH_MS,
   });
 }
 

@@ -22,7 +22,7 @@ import { DeviceCards } from './DeviceCards';
 import { GraphModal } from './GraphModal';
 import { HistoryPanel } from './HistoryPanel';
 import { LiveBadge } from './LiveBadge';
-import { MapFallback } from './RouteModal';
+import { MapFallback } from './MapFallback';
 import { TravelSummary } from './TravelSummary';
 import { DataLoading } from './DataLoading';
 

@@ -1,9 +1,10 @@
-import { Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import type { Travel } from '@sentinela/contract';
 import { lazy, Suspense } from 'react';
 import { useIsFetching } from '@tanstack/react-query';
 import { travelKeys } from '../api/keys';
 import { TRAVEL_MESSAGES } from '../messages';
+import { MapFallback } from './MapFallback';
 
 const TravelMap = lazy(() => import('./TravelMap'));
 
@@ -46,16 +47,5 @@ function LoadingNote({ travelId }: { travelId: string }) {
         {TRAVEL_MESSAGES.routeLoading}
       </Text>
     </Group>
-  );
-}
-
-export function MapFallback({ height = 420 }: { height?: number }) {
-  return (
-    <Center h={height}>
-      <Group gap="xs">
-        <Loader size="sm" />
-        <Text c="dimmed">{TRAVEL_MESSAGES.routeLoading}</Text>
-      </Group>
-    </Center>
   );
 }

@@ -15,7 +15,7 @@ import { useCreateTravel, type CreateTravelInput } from '../api/create-travel';
 import { useUpdateTravel } from '../api/update-travel';
 import { useResponsibles, useVisibleDevices } from '../api/form-options';
 import { TRAVEL_MESSAGES } from '../messages';
-import { MapFallback } from './RouteModal';
+import { MapFallback } from './MapFallback';
 
 const PickPlacesMap = lazy(() => import('./PickPlacesMap'));
 

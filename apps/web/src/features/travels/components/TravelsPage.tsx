@@ -26,20 +26,25 @@ import {
   type TravelTab,
 } from '../tabs';
 import '../styles';
-import { DeviceCards } from './DeviceCards';
-import { EditTravelDeviceModal } from './EditTravelDeviceModal';
-import { GraphModal } from './GraphModal';
-import { HistoryPanel } from './HistoryPanel';
+import { OnceOpened } from '../../../components/OnceOpened';
 import { LiveBadge } from './LiveBadge';
-import { MapFallback, RouteModal } from './RouteModal';
+import { MapFallback } from './MapFallback';
 import { RoutesTable } from './RoutesTable';
-import { TravelFormModal } from './TravelFormModal';
 import type { MapFocus } from './TravelMap';
 import { TravelSummary } from './TravelSummary';
 import { DataLoading } from './DataLoading';
-import { TrackingLinkPanel } from './TrackingLinkPanel';
 
+// Only the routes table is needed to paint the screen's first rows: the map, the other tabs' contents and the modals
+// (the travel form with its multi-select and change-reason field, the charts, the device settings) are chunks loaded
+// when shown or opened (ADR 0086).
 const TravelMap = lazy(() => import('./TravelMap'));
+const DeviceCards = lazy(() => import('./DeviceCards').then((module) => ({ default: module.DeviceCards })));
+const TrackingLinkPanel = lazy(() => import('./TrackingLinkPanel').then((module) => ({ default: module.TrackingLinkPanel })));
+const HistoryPanel = lazy(() => import('./HistoryPanel').then((module) => ({ default: module.HistoryPanel })));
+const GraphModal = lazy(() => import('./GraphModal').then((module) => ({ default: module.GraphModal })));
+const EditTravelDeviceModal = lazy(() => import('./EditTravelDeviceModal').then((module) => ({ default: module.EditTravelDeviceModal })));
+const RouteModal = lazy(() => import('./RouteModal').then((module) => ({ default: module.RouteModal })));
+const TravelFormModal = lazy(() => import('./TravelFormModal').then((module) => ({ default: module.TravelFormModal })));
 
 /** The anchor of the map below the tabs ("Localização" scrolls here). */
 export const MAP_ANCHOR = 'mapa';
@@ -150,7 +155,7 @@ export function TravelsPage() {
                 {TRAVEL_MESSAGES.devicesLoadError}
               </Alert>
             ) : (
-              <>
+              <Suspense fallback={<DataLoading />}>
                 <DeviceCards
                   travelId={travel.data._id}
                   devices={travel.data.devices}
@@ -162,7 +167,7 @@ export function TravelsPage() {
                   onReport={reports ? reportDevice : undefined}
                 />
                 <TrackingLinkPanel travel={travel.data} canManage={canManage} />
-              </>
+              </Suspense>
             )}
           </Stack>
         </Tabs.Panel>
@@ -175,7 +180,9 @@ export function TravelsPage() {
                   Voltar aos dispositivos
                 </Button>
               </Group>
-              <HistoryPanel access={{ travelId }} device={historyDevice} onLocate={locate} />
+              <Suspense fallback={<DataLoading />}>
+                <HistoryPanel access={{ travelId }} device={historyDevice} onLocate={locate} />
+              </Suspense>
             </Stack>
           ) : null}
         </Tabs.Panel>
@@ -187,11 +194,25 @@ export function TravelsPage() {
         </Suspense>
       </Box>
 
-      {travelId && <GraphModal access={{ travelId }} device={chartsOf} onClose={() => setChartsOf(null)} />}
-      {travelId && <EditTravelDeviceModal travelId={travelId} device={settingsOf} onClose={() => setSettingsOf(null)} />}
-      <RouteModal travel={routeOf} onClose={() => setRouteOf(null)} />
-      <TravelFormModal opened={creating} onClose={() => setCreating(false)} />
-      <TravelFormModal opened={editing !== null} travel={editing ?? undefined} onClose={() => setEditing(null)} />
+      {travelId && (
+        <OnceOpened opened={chartsOf !== null}>
+          <GraphModal access={{ travelId }} device={chartsOf} onClose={() => setChartsOf(null)} />
+        </OnceOpened>
+      )}
+      {travelId && (
+        <OnceOpened opened={settingsOf !== null}>
+          <EditTravelDeviceModal travelId={travelId} device={settingsOf} onClose={() => setSettingsOf(null)} />
+        </OnceOpened>
+      )}
+      <OnceOpened opened={routeOf !== null}>
+        <RouteModal travel={routeOf} onClose={() => setRouteOf(null)} />
+      </OnceOpened>
+      <OnceOpened opened={creating}>
+        <TravelFormModal opened={creating} onClose={() => setCreating(false)} />
+      </OnceOpened>
+      <OnceOpened opened={editing !== null}>
+        <TravelFormModal opened={editing !== null} travel={editing ?? undefined} onClose={() => setEditing(null)} />
+      </OnceOpened>
     </Stack>
   );
 }
