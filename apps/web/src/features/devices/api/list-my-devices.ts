@@ -1,5 +1,5 @@
 import { Profile, type SessionUser } from '@sentinela/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, type FetchOptions } from '../../../lib/api-client';
 import { ROUTE_PREFETCH_FRESH_MS } from '../../../lib/route-prefetch';
 
@@ -27,7 +27,9 @@ export const devicesKeys = {
 /**
  * `auth`: the session's token (default), or the token sign-in has just received, before the session is stored: the
  * list is asked for right after authenticate answers, beside the enterprise's call (ADR 0086). Fresh for a moment, so
- * the screen mounting once its code has loaded reads that answer instead of asking again.
+ * the screen mounting once its code has loaded reads that answer instead of asking again. The screen reads it with
+ * `useQuery(myDevicesQueryOptions(user))`: no hook here, this module is part of the entry (app/route-prefetch.ts) and
+ * a `useQuery` in it would bring the query observer into /login's first load.
  */
 export function myDevicesQueryOptions(user: Pick<SessionUser, '_id' | 'profile'>, auth?: FetchOptions['auth']) {
   return queryOptions({
@@ -35,8 +37,4 @@ export function myDevicesQueryOptions(user: Pick<SessionUser, '_id' | 'profile'>
     queryFn: ({ signal }) => apiRequest(myDevicesPath(user), { auth, schema: () => import('./schemas').then((schemas) => schemas.DeviceList), signal }),
     staleTime: ROUTE_PREFETCH_FRESH_MS,
   });
-}
-
-export function useMyDevices(user: Pick<SessionUser, '_id' | 'profile'>) {
-  return useQuery(myDevicesQueryOptions(user));
 }

@@ -1,8 +1,9 @@
 import { Group, Stack, Title } from '@mantine/core';
 import { can } from '@sentinela/contract';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useRequiredSession } from '../../../lib/session';
-import { devicesKeys, useMyDevices } from '../api/list-my-devices';
+import { devicesKeys, myDevicesQueryOptions } from '../api/list-my-devices';
 import { DevicesTable } from './DevicesTable';
 
 // The live updates (socket client included) load once the list has been shown, after the first paint (ADR 0049).
@@ -14,7 +15,7 @@ const NoDevicesHint = lazy(() => import('./NoDevicesHint'));
 /** /my-devices "Meus Dispositivos" (D1), kept live by the devices feed (ADR 0049). */
 export function MyDevicesPage() {
   const { user, enterprise } = useRequiredSession();
-  const devices = useMyDevices(user);
+  const devices = useQuery(myDevicesQueryOptions(user));
   // Someone of an enterprise with nothing to list is told what comes first; the platform's admin keeps the table.
   const empty = devices.data?.length === 0 && !!enterprise?._id;
 

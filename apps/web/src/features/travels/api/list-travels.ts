@@ -1,11 +1,13 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { ROUTE_PREFETCH_FRESH_MS } from '../../../lib/route-prefetch';
 import { travelKeys } from './keys';
 
 /**
  * GET /api/travels?paginate=false: the documents' client reads the list at `data.data`. Asked for by the route when
- * /directions is entered (ADR 0086); the table reads the same query, fresh for a moment so it does not ask again.
+ * /directions is entered (ADR 0086); the table reads the same query (`useQuery(travelsQueryOptions())`), fresh for a
+ * moment so it does not ask again. No hook here: this module is part of the entry, and a `useQuery` in it would bring
+ * the query observer into /login's first load.
  */
 export function travelsQueryOptions() {
   return queryOptions({
@@ -16,8 +18,4 @@ export function travelsQueryOptions() {
     },
     staleTime: ROUTE_PREFETCH_FRESH_MS,
   });
-}
-
-export function useTravels() {
-  return useQuery(travelsQueryOptions());
 }

@@ -2,6 +2,7 @@ import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
 import { IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
@@ -10,7 +11,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { EMPTY, formatShortDateTime } from '../../../lib/format';
 import { useReportExport } from '../../../components/report-export/export-provider';
 import { useSetTravelStatus } from '../api/set-travel-status';
-import { useTravels } from '../api/list-travels';
+import { travelsQueryOptions } from '../api/list-travels';
 import { STATUS_COLORS, TRAVEL_MESSAGES } from '../messages';
 
 interface RoutesTableProps {
@@ -61,7 +62,7 @@ const searchText = (travel: Travel) =>
 
 /** Lista de viagens (T1): searchable, sortable, paginated, with expandable rows and the chosen row highlighted. */
 export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage }: RoutesTableProps) {
-  const travels = useTravels();
+  const travels = useQuery(travelsQueryOptions());
   const setStatus = useSetTravelStatus();
   const [finishing, setFinishing] = useState<Travel | null>(null);
   // Relatórios: the whole travel's report, a PDF (GET /api/travels/{id}/html, R1).
