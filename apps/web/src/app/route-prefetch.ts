@@ -1,9 +1,11 @@
 import { can, type Permission, type SessionUser } from '@sentinela/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { myDevicesQueryOptions } from '../features/devices/api/list-my-devices';
+import { travelsQueryOptions } from '../features/travels/api/list-travels';
 import type { FetchOptions } from '../lib/api-client';
 import { paths } from '../lib/paths';
 import type { Session } from '../lib/session';
+import { standingQueryOptions } from '../lib/subscription-standing';
 import { loadSignedInLayout } from './layout/LazySignedInLayout';
 import { loadMyDevicesPage, loadTravelsPage } from './pages';
 
@@ -25,9 +27,9 @@ interface ScreenPrefetch {
  * The screens whose first rows a person waits for (issue 27 target 9, ADR 0086): their chunk and their first request
  * start when the route is entered, all at once and beside the signed-in shell's chunk, instead of one after another
  * (shell, then screen, then the screen's request once rendered). The screen's own query reads the same key.
- * Meus Dispositivos' query is part of the entry: it is the home every sign-in goes to, and sign-in asks for the list
- * as soon as authenticate answers. The others are chunks of a few hundred bytes loaded when the route is entered:
- * asked for with the shell's and the screen's chunks, they are there, and their requests under way, long before them.
+ * The query modules are part of the entry (a few hundred bytes, their schemas load beside the requests): as chunks of
+ * their own, they waited behind the dozens of chunk requests in the browser's queue of six connections per host, and
+ * their requests started as late as before.
  */
 const SCREENS: Record<string, ScreenPrefetch> = {
   [paths.myDevices]: {
@@ -38,7 +40,7 @@ const SCREENS: Record<string, ScreenPrefetch> = {
   [paths.directions]: {
     permission: 'travels:read',
     load: loadTravelsPage,
-    data: (queryClient) => import('../features/travels/api/list-travels').then(({ travelsQueryOptions }) => queryClient.prefetchQuery(travelsQueryOptions())),
+    data: (queryClient) => queryClient.prefetchQuery(travelsQueryOptions()),
   },
 };
 
@@ -51,10 +53,9 @@ const SCREENS: Record<string, ScreenPrefetch> = {
 export function prefetchRoute(pathname: string, queryClient: QueryClient, identity: PrefetchIdentity): void {
   const screen = SCREENS[pathname];
   if (!screen || !can(identity.user.profile._id, screen.permission)) return;
+  // The requests first: they then go out before the chunks, which take every connection of the host for a while.
+  void screen.data(queryClient, identity);
+  if (identity.enterprise?._id && identity.auth === undefined) void queryClient.prefetchQuery(standingQueryOptions());
   void loadSignedInLayout();
   void screen.load();
-  void screen.data(queryClient, identity);
-  if (identity.enterprise?._id && identity.auth === undefined) {
-    void import('../lib/subscription-standing').then(({ standingQueryOptions }) => queryClient.prefetchQuery(standingQueryOptions()));
-  }
 }
