@@ -3,8 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
 import { IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { ConfirmModal } from '../../../components/ConfirmModal';
+import { lazy, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { OnceOpened } from '../../../components/OnceOpened';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { RetryAlert } from '../../../components/QueryStatus';
 import { errorMessage } from '../../../lib/api-client';
@@ -23,6 +23,9 @@ interface RoutesTableProps {
   /** Status actions and Editar (T8): shown to profiles with 'travels:manage'. */
   canManage: boolean;
 }
+
+// Mantine's Modal (focus trap, overlay, scroll area) is not needed to paint the table (ADR 0086).
+const ConfirmModal = lazy(() => import('../../../components/ConfirmModal').then((module) => ({ default: module.ConfirmModal })));
 
 const isStatus = (value: number): value is TravelStatusId => value in TRAVEL_STATUS_NAMES;
 
@@ -168,17 +171,19 @@ export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage 
           expandedContent={(t) => <TravelDetails travel={t} />}
         />
       )}
-      <ConfirmModal
-        opened={finishing !== null}
-        title="Finalizar viagem"
-        confirmLabel="Finalizar"
-        danger
-        loading={setStatus.isPending}
-        onConfirm={() => finishing && changeStatus(finishing, TravelStatus.Finished)}
-        onClose={() => setFinishing(null)}
-      >
-        {finishing ? `Finalizar a viagem ${finishing.code}? Uma viagem finalizada não pode ser retomada.` : ''}
-      </ConfirmModal>
+      <OnceOpened opened={finishing !== null}>
+        <ConfirmModal
+          opened={finishing !== null}
+          title="Finalizar viagem"
+          confirmLabel="Finalizar"
+          danger
+          loading={setStatus.isPending}
+          onConfirm={() => finishing && changeStatus(finishing, TravelStatus.Finished)}
+          onClose={() => setFinishing(null)}
+        >
+          {finishing ? `Finalizar a viagem ${finishing.code}? Uma viagem finalizada não pode ser retomada.` : ''}
+        </ConfirmModal>
+      </OnceOpened>
     </>
   );
 }

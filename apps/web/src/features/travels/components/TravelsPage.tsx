@@ -27,17 +27,17 @@ import {
 } from '../tabs';
 import '../styles';
 import { OnceOpened } from '../../../components/OnceOpened';
-import { LiveBadge } from './LiveBadge';
 import { MapFallback } from './MapFallback';
 import { RoutesTable } from './RoutesTable';
 import type { MapFocus } from './TravelMap';
-import { TravelSummary } from './TravelSummary';
 import { DataLoading } from './DataLoading';
 
 // Only the routes table is needed to paint the screen's first rows: the map, the other tabs' contents and the modals
 // (the travel form with its multi-select and change-reason field, the charts, the device settings) are chunks loaded
 // when shown or opened (ADR 0086).
 const TravelMap = lazy(() => import('./TravelMap'));
+const TravelSummary = lazy(() => import('./TravelSummary').then((module) => ({ default: module.TravelSummary })));
+const LiveBadge = lazy(() => import('./LiveBadge').then((module) => ({ default: module.LiveBadge })));
 const DeviceCards = lazy(() => import('./DeviceCards').then((module) => ({ default: module.DeviceCards })));
 const TrackingLinkPanel = lazy(() => import('./TrackingLinkPanel').then((module) => ({ default: module.TrackingLinkPanel })));
 const HistoryPanel = lazy(() => import('./HistoryPanel').then((module) => ({ default: module.HistoryPanel })));
@@ -143,7 +143,9 @@ export function TravelsPage() {
         <Tabs.Panel value="devices" pt="md">
           <Stack gap="md">
             <Group justify="space-between" align="flex-start" wrap="wrap">
-              {travel.data ? <TravelSummary travel={travel.data} extra={<LiveBadge state={live} />} /> : <span />}
+              <Suspense fallback={<span />}>
+                {travel.data ? <TravelSummary travel={travel.data} extra={<LiveBadge state={live} />} /> : <span />}
+              </Suspense>
               <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={() => goTo('routes')}>
                 Voltar à lista de viagens
               </Button>
