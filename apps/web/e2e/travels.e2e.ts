@@ -103,6 +103,14 @@ describe('travels (T1–T7, T9)', () => {
     expect(details).toMatch(/Iniciada em\s+\d{2}\/\d{2} \d{2}:\d{2}:\d{2}/);
     await screenshot(page, 'travels-routes-expanded');
 
+    // "Finalizar" asks first; its confirmation is a chunk loaded on the first click (ADR 0086), and opens on it.
+    await page.getByRole('button', { name: 'Finalizar', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Finalizar viagem' });
+    await confirm.getByText(`Finalizar a viagem ${CODE}? Uma viagem finalizada não pode ser retomada.`).waitFor();
+    await screenshot(page, 'travels-finish-confirm');
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+
     await openDevicesOf(page, CODE);
     await card(page).waitFor();
     expect(await card(page).innerText()).toContain(DEVICE);
