@@ -31,6 +31,8 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
   const bot = { id: 424242, is_bot: true, first_name: 'Sentinela', username: botUsername };
   /** Fail the next calls of a method with an HTTP 500 (a Bot API that is down for a while). */
   const failures = new Map<string, number>();
+  /** Chats whose sendMessage calls hang until released (a slow Bot API for some recipients); their waiting calls. */
+  const heldChats = new Map<number, Array<() => void>>();
 
   const wakeAll = () => {
     for (const waiter of [...waiters]) waiter.wake();
@@ -70,6 +72,8 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
       const method = match[2]!;
       const params = await readParams(req);
       if (method !== 'getUpdates') calls.push({ method, params });
+      const held = method === 'sendMessage' ? heldChats.get(Number(params.chat_id)) : undefined;
+      if (held) await new Promise<void>((resolve) => held.push(resolve));
       const failing = failures.get(method) ?? 0;
       if (failing > 0) {
         failures.set(method, failing - 1);
@@ -211,6 +215,16 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
     failNext(method: string, times: number) {
       failures.set(method, times);
     },
+    /** From now on, messages to this chat hang (received, unanswered) until `release`. */
+    hold(chatId: number) {
+      if (!heldChats.has(chatId)) heldChats.set(chatId, []);
+    },
+    /** Answers the held messages to this chat and stops holding it. */
+    release(chatId: number) {
+      const waiting = heldChats.get(chatId) ?? [];
+      heldChats.delete(chatId);
+      for (const resolve of waiting) resolve();
+    },
     sendText,
     pressButton,
     /** An update built by the caller (for the webhook, which the test posts itself). */
@@ -225,6 +239,7 @@ export async function startFakeTelegram(options: { token?: string; botUsername?:
     close: () =>
       new Promise<void>((resolve) => {
         wakeAll();
+        for (const chatId of [...heldChats.keys()]) heldChats.get(chatId)!.splice(0).forEach((release) => release());
         server.closeAllConnections();
         server.close(() => resolve());
       }),

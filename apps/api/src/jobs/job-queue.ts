@@ -16,6 +16,11 @@ export interface JobDefinition<T> {
   schema: z.ZodType<T>;
   /** Jobs of this kind this process runs at once; 0: it only sends them (another process works them). */
   concurrency: number;
+  /**
+   * At most this many jobs of one group (the `group` they were sent with: an enterprise) run at once, over every
+   * process: one tenant's backlog cannot take every worker from the others. Unset: no limit.
+   */
+  groupConcurrency?: number;
   /** Attempts after the first one. */
   retryLimit: number;
   /** Seconds before a retry (default 1); with `retryBackoff`, doubled at each attempt (a relay that is down). */
@@ -71,11 +76,16 @@ export class JobQueue {
       };
       if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, options);
       else await boss.createQueue(definition.name, options);
-      if (definition.concurrency > 0) {
-        await boss.work(
+      // One worker per slot, each told to look again at once after a job (below): pg-boss otherwise waits out the
+      // poll between fetches unless a NOTIFY comes, one job a second per worker once the senders fall silent, and a
+      // backlog (a burst of alarms, a sweep) would drain at that pace instead of the handlers'.
+      for (let slot = 0; slot < definition.concurrency; slot++) {
+        let workerId = '';
+        workerId = await boss.work(
           definition.name,
           {
-            localConcurrency: definition.concurrency,
+            localConcurrency: 1,
+            ...(definition.groupConcurrency === undefined ? {} : { groupConcurrency: definition.groupConcurrency }),
             batchSize: 1,
             includeMetadata: true,
             // NOTIFY wakes workers for new jobs; the poll only catches retries and jobs of a lost notification.
@@ -83,7 +93,12 @@ export class JobQueue {
             notifyPollingIntervalSeconds: 1,
           },
           async (jobs: JobWithMetadata<unknown>[]) => {
-            for (const job of jobs) await this.run(definition, job);
+            try {
+              for (const job of jobs) await this.run(definition, job);
+            } finally {
+              // A job was there: another may be. An empty fetch does not come here, so an idle queue still waits.
+              boss.notifyWorker(workerId);
+            }
           },
         );
       }
@@ -108,15 +123,18 @@ export class JobQueue {
 
   /**
    * Queues several jobs of one kind in one statement (pg-boss `insert`, the queue's own retry and expiry settings):
-   * what a batch of events sends at once, e.g. the alarms one ingested batch opened and closed (ADR 46). Each job's
-   * `key` as in `send`.
+   * what one event sends at once, e.g. the deliveries of an alarm. Each job's `key` as in `send`; `group` names whose
+   * work it is (the enterprise) for the definition's `groupConcurrency`.
    */
-  async sendMany<T extends object>(name: string, jobs: readonly { data: T; key: string; priority?: number }[]): Promise<void> {
+  async sendMany<T extends object>(name: string, jobs: readonly { data: T; key: string; priority?: number; group?: string }[]): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`unknown job ${name}`);
     if (jobs.length === 0) return;
     for (const job of jobs) definition.schema.parse(job.data);
-    await this.started().insert(name, jobs.map((job) => ({ data: job.data, singletonKey: job.key, priority: job.priority ?? 0 })));
+    await this.started().insert(
+      name,
+      jobs.map((job) => ({ data: job.data, singletonKey: job.key, priority: job.priority ?? 0, ...(job.group ? { group: { id: job.group } } : {}) })),
+    );
   }
 
   /** Whether a job of this kind and key is waiting, being retried or running. */

@@ -68,6 +68,16 @@ export class AppMetrics {
   });
 
   /**
+   * Alarm announcements an enterprise's line in this process had no room for (a burst beyond its backlog, ADR 87): the
+   * minute sweep announces them. Rising steadily, an enterprise opens alarms faster than they can be told.
+   */
+  readonly alarmAnnouncementsDeferred = new Counter({
+    name: 'sentinela_alarm_announcements_deferred_total',
+    help: 'Alarm announcements left to the minute sweep because their enterprise had too many waiting.',
+    registers: [this.registry],
+  });
+
+  /**
    * Outcome of each outgoing webhook delivery attempt (issue 23): `delivered`, `retry`, `failed`. Declared here so the
    * webhook sender increments it; it stays at zero (no series) until webhooks exist.
    */

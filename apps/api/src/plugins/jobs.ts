@@ -80,6 +80,8 @@ async function jobs(app: FastifyInstance, { services }: { services: AppServices 
     clearInterval(calibrationTimer);
     clearInterval(sealTimer);
     await sweeping;
+    // Announcements under way queue their deliveries: before the queue stops.
+    await services.alarmDeliveries.close();
     await services.webhooks.settled();
     await services.telegram.stop();
     await services.jobs.stop();

@@ -7,7 +7,9 @@ import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { scopeFor } from '../../lib/tenant-scope';
 import { newSecret, sha256 } from '../../lib/tokens';
-import type { EventBus } from '../../realtime/event-bus';
+import type { AlarmChangedEvent, EventBus } from '../../realtime/event-bus';
+import { asSystem } from '../../lib/audit-context';
+import { FairQueue } from '../../lib/fair-queue';
 import type { AlarmService } from '../alarms/service';
 import { findDeviceInScope } from '../devices/repository';
 import { composeMail, mailText, ours } from '../mail/compose';
@@ -50,6 +52,11 @@ type NotifyPayload = z.infer<typeof NotifyPayload>;
 const DeliverPayload = z.object({ deliveryId: z.uuid() });
 type DeliverPayload = z.infer<typeof DeliverPayload>;
 
+/** Announcements run at once in this process (each a handful of short queries, then queued deliveries). */
+const ANNOUNCE_CONCURRENCY = 4;
+/** Announcements one enterprise may have waiting here; beyond, the minute sweep announces them. */
+const ANNOUNCE_BACKLOG_PER_ENTERPRISE = 500;
+
 const REFUSED = 'Não foi possível reconhecer este alarme.';
 const ALREADY = 'Este alarme já foi reconhecido.';
 const GXP_SIGN_ANSWER = 'Modo GxP: assine o reconhecimento no Sentinela (link na mensagem).';
@@ -78,13 +85,16 @@ function factsOf(row: AlarmFactsRow): AlarmFacts {
 }
 
 /**
- * Alarm delivery (D6, ADR 21). When an alarm opens or ends, a job finds who hears of it and records one delivery
- * per person and channel; each delivery is its own job (retried with a growing delay), so ingestion and alarm
+ * Alarm delivery (D6, ADR 21, ADR 87). When an alarm opens or ends, this process finds who hears of it right after
+ * the commit and records one delivery per person and channel; each delivery is its own job (retried with a growing delay), so ingestion and alarm
  * evaluation never wait on a mail relay or the Bot API, and one dead channel does not hold the others. Each
  * delivery's outcome is kept (the log of "Detalhes do alarme"). Telegram messages of an opened alarm carry a
  * "Reconhecer" button whose data is a one-time token bound to that message's person and chat.
  */
 export class AlarmDeliveryService {
+  private readonly announcements: FairQueue<NotifyPayload>;
+  private closed = false;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -99,6 +109,7 @@ export class AlarmDeliveryService {
     private readonly push: PushService,
     private readonly metrics: AppMetrics,
   ) {
+    // Announcements whose first run here failed, and those the minute sweep found (the live path is `announcements`).
     jobs.define<NotifyPayload>({
       name: ALARM_NOTIFY_JOB,
       schema: NotifyPayload,
@@ -116,6 +127,9 @@ export class AlarmDeliveryService {
       name: ALARM_DELIVER_JOB,
       schema: DeliverPayload,
       concurrency: 3,
+      // An enterprise with thousands of messages to send (a whole warehouse out of range) leaves a worker free for
+      // the others' (ADR 87).
+      groupConcurrency: 2,
       // About 17 minutes over all attempts, as e-mail: a relay or Bot API down for a while still gets the message.
       retryLimit: 9,
       retryDelaySeconds: 2,
@@ -125,22 +139,33 @@ export class AlarmDeliveryService {
       handler: (data) => this.deliver(data.deliveryId),
       onFinalFailure: async ({ deliveryId }, error) => recordError(this.db, deliveryId, errorText(error), true),
     });
-    // After the alarm's transaction committed; queueing must never break ingestion. The alarms one batch opened and
-    // closed are announced in one synchronous run: they are queued together, one statement for all (ADR 46).
-    let pending: NotifyPayload[] = [];
-    const flush = () => {
-      const payloads = pending;
-      pending = [];
-      this.jobs
-        .sendMany(ALARM_NOTIFY_JOB, payloads.map((data) => ({ data, key: `alarm:${data.alarmId}:${data.event}` })))
-        .catch((err: unknown) => log.error({ err, alarms: payloads }, 'alarm notification not queued'));
+    // After the alarm's transaction committed, in this process, at once (ADR 87): waiting for a job queue's poll on a
+    // database that ingestion keeps busy held messages for minutes. Tenants take turns, so one enterprise's burst of
+    // alarms never holds another's; each enterprise's announcements run one at a time, in order (an alarm's end is
+    // never told before its opening). What fails here is queued as a job and retried; what does not fit the
+    // enterprise's line, or was lost with a stopped process, the minute sweep finds (`findUnannounced`).
+    this.announcements = new FairQueue<NotifyPayload>({
+      concurrency: ANNOUNCE_CONCURRENCY,
+      perKeyLimit: ANNOUNCE_BACKLOG_PER_ENTERPRISE,
+      run: (data) => asSystem('alarm-announcer', () => this.fanOut(data)),
+      overflow: () => this.metrics.alarmAnnouncementsDeferred.inc(),
+      failed: (data, err) => {
+        log.warn({ err, ...data }, 'alarm announcement failed; queued for a retry');
+        this.jobs.send(ALARM_NOTIFY_JOB, data, `alarm:${data.alarmId}:${data.event}`).catch((error: unknown) => log.error({ err: error, ...data }, 'alarm notification not queued'));
+      },
+    });
+    const announce = (e: AlarmChangedEvent, event: NotifyPayload['event']) => {
+      // An alarm of a device no enterprise holds has nobody to tell (fanOut returns at once): one shared line.
+      if (!this.closed) this.announcements.push(e.enterpriseId ?? '', { alarmId: e.alarmId, event });
     };
-    const queue = (alarmId: string, event: 'opened' | 'ended') => {
-      if (pending.length === 0) queueMicrotask(flush);
-      pending.push({ alarmId, event });
-    };
-    events.on('alarm.opened', (e) => queue(e.alarmId, 'opened'));
-    events.on('alarm.closed', (e) => queue(e.alarmId, 'ended'));
+    events.on('alarm.opened', (e) => announce(e, 'opened'));
+    events.on('alarm.closed', (e) => announce(e, 'ended'));
+  }
+
+  /** Stops taking announcements and lets those started finish (the server is closing; the sweep of the next start finds the rest). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.announcements.idle();
   }
 
   /** The channels whose provider is set up on this server. */
@@ -162,18 +187,19 @@ export class AlarmDeliveryService {
     if ((await flapDecision(this.db, alarmId, event, this.clock.now(), this.config.alarmFlapMinutes)) !== 'announce') return;
     const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.configuredChannels());
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
-    for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
+    await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: row.enterprise_id ?? undefined })));
     await markAnnounced(this.db, alarmId, event, this.clock.now());
   }
 
   /**
-   * Queues the announcements a process did not queue (it stopped between the alarm's commit and the job): alarms of
-   * the last day whose opening or end has not been announced, the opening only once it is a minute old (the live
-   * event usually does it). Announcing twice is harmless: a delivery exists once per alarm, event, channel and user.
+   * Queues the announcements the live path did not make (the process stopped after the alarm's commit, or the
+   * enterprise's line was full): alarms of the last day whose opening or end has not been announced, the opening only
+   * once it is a minute old (the live path usually does it). Announcing twice is harmless: a delivery exists once per
+   * alarm, event, channel and user.
    */
   async sweep(): Promise<number> {
     const missed = await findUnannounced(this.db, this.clock.now());
-    for (const { alarmId, event } of missed) await this.jobs.send(ALARM_NOTIFY_JOB, { alarmId, event }, `alarm:${alarmId}:${event}`);
+    await this.jobs.sendMany(ALARM_NOTIFY_JOB, missed.map((data) => ({ data, key: `alarm:${data.alarmId}:${data.event}` })));
     return missed.length;
   }
 

@@ -79,7 +79,7 @@ export class AlarmReminderService {
       if (seq >= 1 && seq > alarm.reminder_seq) {
         // Administrators told by the escalation hear the reminders after it too.
         const extra = alarm.escalated_at ? await escalationRecipients(this.db, device.enterpriseId, recipients) : [];
-        queued += await this.queue(alarmId, 'reminder', seq, [...recipients, ...extra], now);
+        queued += await this.queue(device.enterpriseId, alarmId, 'reminder', seq, [...recipients, ...extra], now);
         await this.db
           .updateTable('alarms')
           .set({ reminder_seq: sql<number>`greatest(reminder_seq, ${seq})` })
@@ -88,15 +88,16 @@ export class AlarmReminderService {
       }
     }
     if (alarm.escalation_minutes > 0 && !alarm.escalated_at && elapsed >= alarm.escalation_minutes * MINUTE) {
-      queued += await this.queue(alarmId, 'escalated', 1, await escalationRecipients(this.db, device.enterpriseId, recipients), now);
+      queued += await this.queue(device.enterpriseId, alarmId, 'escalated', 1, await escalationRecipients(this.db, device.enterpriseId, recipients), now);
       await this.db.updateTable('alarms').set({ escalated_at: now }).where('id', '=', alarmId).where('escalated_at', 'is', null).execute();
     }
     return queued;
   }
 
-  private async queue(alarmId: string, event: 'reminder' | 'escalated', seq: number, recipients: readonly Recipient[], at: Date): Promise<number> {
+  private async queue(enterpriseId: string, alarmId: string, event: 'reminder' | 'escalated', seq: number, recipients: readonly Recipient[], at: Date): Promise<number> {
     const ids = await insertDeliveries(this.db, alarmId, event, recipients, at, seq);
-    for (const id of ids) await this.jobs.send(ALARM_DELIVER_JOB, { deliveryId: id }, `delivery:${id}`);
+    // Grouped by enterprise as the alarm's own messages (ADR 87).
+    await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: enterpriseId })));
     return ids.length;
   }
 
