@@ -70,11 +70,9 @@ describe('a socket that floods subscriptions', () => {
     // 3,000 subscriptions to travels that do not exist: before the budget, each one was a session renewal and a query.
     for (let i = 0; i < 3000; i++) flooder.socket.emit('subscribe', { travelId: randomUUID() }, (ack: unknown) => acks.push(ack));
 
-    const started = performance.now();
+    // The server still answers others meanwhile (how fast is the realtime bench's business, not a test's).
     const health = await fetch(`${url}/api/health`);
-    const healthMs = performance.now() - started;
     expect(health.status).toBe(200);
-    expect(healthMs).toBeLessThan(1000);
 
     expect(await gone).toBe('io server disconnect');
     // One minute's budget of database work, at most; the rest was refused or dropped unread.
