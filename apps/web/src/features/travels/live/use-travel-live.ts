@@ -1,12 +1,42 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { io } from 'socket.io-client';
 import { useEffect, useState } from 'react';
 import { expireSession, getSession, onSessionChange } from '../../../lib/session';
 import { TravelLiveController, type LiveSocket, type LiveState } from './controller';
 
-/** Same origin as the page; the API serves Socket.IO at /socket.io (Vite proxies it in development). */
+type SocketCall = { [K in keyof LiveSocket]: { method: K; args: Parameters<LiveSocket[K]> } }[keyof LiveSocket];
+
+/**
+ * Same origin as the page; the API serves Socket.IO at /socket.io (Vite proxies it in development). Socket.IO's client
+ * is loaded when a travel is first followed, not with /directions' table (ADR 0086): until it is there, the calls the
+ * controller makes are kept and then made, in order, on the real socket (Socket.IO itself buffers emits until it is
+ * connected). A socket dropped before its client loaded is never opened.
+ */
 function connect(token: string | null): LiveSocket {
-  return io({ path: '/socket.io', auth: token ? { token } : {} }) as unknown as LiveSocket;
+  let socket: LiveSocket | null = null;
+  let dropped = false;
+  const pending: SocketCall[] = [];
+  const call = (next: SocketCall) => {
+    if (next.method === 'disconnect') dropped = true;
+    if (socket) (socket[next.method] as (...args: unknown[]) => unknown)(...next.args);
+    else pending.push(next);
+  };
+  import('socket.io-client')
+    .then(({ io }) => {
+      if (dropped) return;
+      socket = io({ path: '/socket.io', auth: token ? { token } : {} }) as unknown as LiveSocket;
+      for (const next of pending.splice(0)) (socket[next.method] as (...args: unknown[]) => unknown)(...next.args);
+    })
+    // A client that failed to load leaves the screen with what HTTP gave it, and the badge says it is not live.
+    .catch(() => {
+      for (const next of pending.splice(0)) if (next.method === 'on' && next.args[0] === 'connect_error') (next.args[1] as () => void)();
+    });
+  return {
+    on: (...args) => call({ method: 'on', args }),
+    off: (...args) => call({ method: 'off', args }),
+    emit: (...args) => call({ method: 'emit', args }),
+    connect: () => call({ method: 'connect', args: [] }),
+    disconnect: () => call({ method: 'disconnect', args: [] }),
+  };
 }
 
 const controllers = new WeakMap<QueryClient, TravelLiveController>();
