@@ -5,7 +5,7 @@ import { requireAuth } from '../../plugins/auth';
 import { clientMeta } from '../../lib/client-meta';
 import type { AppServices } from '../../services';
 import { bodyReadByHandler, fileResponse, multipartFileBody } from '../../openapi/route-schemas';
-import { readSingleFile, uploadLimit } from '../reports/upload';
+import { readSingleFile, uploadLimit } from '../../lib/single-file-upload';
 import { CONTENT_TYPES } from '../reports/view';
 import { attachment } from '../../lib/download';
 

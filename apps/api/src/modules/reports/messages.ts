@@ -1,4 +1,5 @@
 import { REPORT_MESSAGES } from '@sentinela/contract';
+import { UPLOAD_MESSAGES } from '../../lib/single-file-upload';
 
 const thousands = (n: number) => n.toLocaleString('pt-BR');
 /** A size as people read it: "50 MB", "64 KB". */
@@ -24,8 +25,7 @@ export const REPORT_SERVER_MESSAGES = {
   readingsGrew: (max: number) => `o período passou a ter mais de ${thousands(max)} leituras; escolha um período menor.`,
   unexpected: 'ocorreu um erro inesperado ao montar o arquivo. Tente gerar o relatório novamente.',
   tooManyValidations: 'Muitas validações seguidas. Aguarde um minuto e tente novamente.',
-  fileTooLarge: (mb: number) => `O arquivo deve ter no máximo ${mb} MB.`,
-  notMultipart: 'Envie o arquivo como formulário (multipart/form-data) no campo "file".',
+  ...UPLOAD_MESSAGES,
   excelTooManyRows: (max: number) => `A planilha tem mais de ${max} linhas de relatórios. Divida-a em arquivos menores.`,
   excelNoRows: 'A planilha não tem nenhuma linha preenchida abaixo do cabeçalho.',
   excelInflatedTooLarge: (maxBytes: number) =>
@@ -34,7 +34,6 @@ export const REPORT_SERVER_MESSAGES = {
   excelTooManyParts: (max: number) => `O arquivo tem mais de ${max} partes internas e não parece uma planilha de relatórios. Salve-a de novo como .xlsx.`,
   excelEncrypted: 'A planilha está criptografada ou protegida por senha. Salve-a sem senha e envie de novo.',
   excelOddParts: 'O arquivo .xlsx tem partes num formato não aceito. Abra-o no Excel, salve-o de novo como .xlsx e envie de novo.',
-  tooManyUploads: 'Muitos envios de arquivos seguidos. Aguarde um minuto e tente novamente.',
   userQueueFull: (queued: number, max: number) =>
     `Você já tem ${thousands(queued)} relatórios na fila, e o limite é de ${thousands(max)}. Aguarde a geração dos que estão na fila e tente novamente.`,
   enterpriseQueueFull: (queued: number, max: number) =>

@@ -25,7 +25,7 @@ import { REPORT_SERVER_MESSAGES as M } from './messages';
 import type { FileAccess, ReportActor, ReportFile } from './service';
 import { isNavigation, sendMessagePage, sendWaitingPage } from './file-pages';
 import { CONTENT_TYPES } from './view';
-import { readSingleFile, uploadLimit } from './upload';
+import { readSingleFile, uploadLimit } from '../../lib/single-file-upload';
 import { attachment } from '../../lib/download';
 
 /** Largest PDF the validator takes (R6); generated reports are far smaller. */

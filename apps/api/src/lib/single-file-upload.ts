@@ -1,10 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 import { REPORT_MESSAGES } from '@sentinela/contract';
-import { badRequest } from '../../lib/errors';
-import { multipartError } from '../../lib/form-upload';
-import type { RateLimits } from '../../lib/rate-limits/rate-limits';
-import { userOrAddress, type RouteLimit } from '../../plugins/rate-limits';
-import { REPORT_SERVER_MESSAGES as M } from './messages';
+import { badRequest } from './errors';
+import { multipartError } from './form-upload';
+import type { RateLimits } from './rate-limits/rate-limits';
+import { userOrAddress, type RouteLimit } from '../plugins/rate-limits';
+
+/** What an upload of one file is told (reports' Excel and validator, the beacon import), in the documents' words. */
+export const UPLOAD_MESSAGES = {
+  fileTooLarge: (mb: number) => `O arquivo deve ter no máximo ${mb} MB.`,
+  notMultipart: 'Envie o arquivo como formulário (multipart/form-data) no campo "file".',
+  tooManyUploads: 'Muitos envios de arquivos seguidos. Aguarde um minuto e tente novamente.',
+} as const;
+const M = UPLOAD_MESSAGES;
 
 export interface UploadedFile {
   filename: string;
@@ -13,7 +20,7 @@ export interface UploadedFile {
 }
 
 /**
- * The one file of a multipart upload (the documents send it in the field `file`). No file, or more than one, is a
+ * The one file of a multipart upload (the reports' and the beacon import's routes) (the documents send it in the field `file`). No file, or more than one, is a
  * 400 in Portuguese; a file above `maxBytes` a 413. Other fields are ignored.
  */
 export async function readSingleFile(request: FastifyRequest, maxBytes: number): Promise<UploadedFile> {
