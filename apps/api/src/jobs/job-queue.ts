@@ -17,8 +17,8 @@ export interface JobDefinition<T> {
   /** Jobs of this kind this process runs at once; 0: it only sends them (another process works them). */
   concurrency: number;
   /**
-   * At most this many jobs of one group (the `group` they were sent with: an enterprise) run at once, over every
-   * process: one tenant's backlog cannot take every worker from the others. Unset: no limit.
+   * At most this many jobs of one group (the `group` they were sent with: an enterprise) run at once in this process,
+   * of its `concurrency`: one tenant's backlog cannot take every worker from the others. Unset: no limit.
    */
   groupConcurrency?: number;
   /** Attempts after the first one. */
@@ -85,7 +85,10 @@ export class JobQueue {
           definition.name,
           {
             localConcurrency: 1,
-            ...(definition.groupConcurrency === undefined ? {} : { groupConcurrency: definition.groupConcurrency }),
+            // Counted in this process (pg-boss puts a job over the count back at once). Its database-wide count
+            // (`groupConcurrency`) is read by concurrent fetches, each in its own snapshot: workers woken together
+            // took three jobs of one group under a limit of two (alarm-fairness.test.ts caught it).
+            ...(definition.groupConcurrency === undefined ? {} : { localGroupConcurrency: definition.groupConcurrency }),
             batchSize: 1,
             includeMetadata: true,
             // NOTIFY wakes workers for new jobs; the poll only catches retries and jobs of a lost notification.

@@ -127,9 +127,9 @@ export class AlarmDeliveryService {
       name: ALARM_DELIVER_JOB,
       schema: DeliverPayload,
       concurrency: 3,
-      // An enterprise with thousands of messages to send (a whole warehouse out of range) leaves a worker free for
-      // the others' (ADR 87).
-      groupConcurrency: 2,
+      // An enterprise with thousands of messages to send (a whole warehouse out of range) sends them one at a time
+      // here, leaving the other workers to the other enterprises (ADR 87).
+      groupConcurrency: 1,
       // About 17 minutes over all attempts, as e-mail: a relay or Bot API down for a while still gets the message.
       retryLimit: 9,
       retryDelaySeconds: 2,
@@ -181,13 +181,18 @@ export class AlarmDeliveryService {
   }
 
   private async fanOut({ alarmId, event }: NotifyPayload): Promise<void> {
-    const row = await findAlarmFacts(this.db, alarmId);
-    if (!row || !row.enterprise_id) return;
-    // A flapping sensor does not flood a chat (ADR 24): a held opening is asked again by the sweep.
+    // A flapping sensor does not flood a chat (ADR 24): a held opening is asked again by the sweep. Decided first: the
+    // many alarms of a flapping sensor stop here, before the rest's queries (ADR 87).
     if ((await flapDecision(this.db, alarmId, event, this.clock.now(), this.config.alarmFlapMinutes)) !== 'announce') return;
-    const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId: row.enterprise_id }, this.configuredChannels());
-    const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
-    await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: row.enterprise_id ?? undefined })));
+    const row = await findAlarmFacts(this.db, alarmId);
+    if (!row) return;
+    // A device no enterprise holds has nobody to tell; it is still marked, so that the sweep does not ask again.
+    const enterpriseId = row.enterprise_id;
+    if (enterpriseId) {
+      const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId }, this.configuredChannels());
+      const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
+      await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: enterpriseId })));
+    }
     await markAnnounced(this.db, alarmId, event, this.clock.now());
   }
 
