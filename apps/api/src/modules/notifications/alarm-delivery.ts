@@ -155,7 +155,7 @@ export class AlarmDeliveryService {
       },
     });
     const announce = (e: AlarmChangedEvent, event: NotifyPayload['event']) => {
-      // An alarm of a device no enterprise holds has nobody to tell (fanOut returns at once): one shared line.
+      // An alarm of a device no enterprise holds has nobody to tell (fanOut only marks it): one shared line.
       if (!this.closed) this.announcements.push(e.enterpriseId ?? '', { alarmId: e.alarmId, event });
     };
     events.on('alarm.opened', (e) => announce(e, 'opened'));
