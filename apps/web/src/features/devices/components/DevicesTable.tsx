@@ -125,7 +125,8 @@ function LastSync({ device, now }: { device: Device; now: number }) {
   return (
     <Stack gap={2} align="flex-start">
       <Text size="sm">{formatDateTime(device.lastSyncDate)}</Text>
-      <Badge color="gray" variant="light" data-testid="device-silence">
+      {/* Wrapping, in the sentence's own case: a badge's single upper-case line ran past the column ("SEM DADOS HÁ 4…"). */}
+      <Badge color="gray" variant="light" tt="none" h="auto" py={2} styles={{ label: { whiteSpace: 'normal' } }} data-testid="device-silence">
         {silence.label}
       </Badge>
     </Stack>
