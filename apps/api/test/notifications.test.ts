@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ALARM_DELIVER_JOB } from '../src/modules/notifications/alarm-delivery';
 import { DEMO_PASSWORD } from '../src/seed/demo';
 import { createTestContext, type TestContext } from './context';
 import { startFakeTelegram, type BotApiCall, type FakeTelegram } from './fake-telegram';
@@ -282,6 +283,40 @@ describe('alarm delivery (D6) by e-mail and Telegram, and the Reconhecer button'
     await ctx.services.alarmDeliveries.sweep();
     expect((await ctx.db.selectFrom('alarm_deliveries').select('id').where('alarm_id', '=', alarm.id).execute()).length).toBe(3);
     await ctx.db.updateTable('alarms').set({ active: false, ended_at: ctx.clock.now() }).where('id', '=', alarm.id).execute();
+  });
+
+  it('deliveries whose jobs were not queued are not left behind: the retry records and queues them again, each sent once', async () => {
+    // Past the flapping window of this device's alarms above (ADR 24, 15 min): this opening is announced at once.
+    ctx.clock.advance(16 * 60_000);
+    joao = (await ctx.login('joao.silva')).token;
+    const joaoEmail = (await ctx.db.selectFrom('users').select('email').where('username', '=', 'joao.silva').executeTakeFirstOrThrow()).email;
+    // The first queueing of an alarm's deliveries fails (the job table refused it), after the deliveries' rows were
+    // written: the retry must still find them to queue. Every later queueing goes through.
+    const jobs = ctx.services.jobs;
+    const sendMany = jobs.sendMany.bind(jobs);
+    let failed = 0;
+    const spy = vi.spyOn(jobs, 'sendMany').mockImplementation(async (name, queued, options) => {
+      if (name === ALARM_DELIVER_JOB && failed++ === 0) throw new Error('the job table refused the insert');
+      await sendMany(name, queued, options);
+    });
+    try {
+      const mailsBefore = smtp.received.length;
+      expect((await postReadings(ctx, [{ mac: TRUCK_2, ts: at(ctx, -2), temperature: 4, humidity: 5 }])).statusCode).toBe(200);
+      const device = await deviceByMac(ctx, TRUCK_2);
+      const alarm = await ctx.db.selectFrom('alarms').select('id').where('device_id', '=', device.id).where('type', '=', 'humidity_low').where('active', '=', true).executeTakeFirstOrThrow();
+      // João by e-mail and Telegram, Aurora's admin by e-mail: all sent, each at its first attempt.
+      const log = await waitForDeliveries(ctx, alarm.id, joao, 3, (d) => d.status === 'sent');
+      expect(failed).toBeGreaterThanOrEqual(2);
+      expect(log.map((d) => [d.channel, d.attempts]).sort()).toEqual([['email', 1], ['email', 1], ['telegram', 1]]);
+      await smtp.waitForMail(joaoEmail, 'Alarme: Umidade baixa em “Baú Caminhão 02”');
+      // Once each: João and Aurora's admin.
+      const mails = smtp.received.slice(mailsBefore).filter((m) => m.subject === 'Alarme: Umidade baixa em “Baú Caminhão 02”');
+      expect(mails).toHaveLength(2);
+      expect(mails.flatMap(addressesOf)).toContain(joaoEmail.toLowerCase());
+    } finally {
+      spy.mockRestore();
+      await ctx.db.updateTable('alarms').set({ active: false, ended_at: ctx.clock.now() }).where('device_id', '=', (await deviceByMac(ctx, TRUCK_2)).id).where('active', '=', true).execute();
+    }
   });
 
   it('a Bot API that fails is retried; the log counts the attempts', async () => {

@@ -1,7 +1,8 @@
 import { PgBoss, fromPglite, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
 import { asSystem } from '../lib/audit-context';
 import type { z } from 'zod';
-import type { JobConnection } from '../db/database';
+import { CompiledQuery } from 'kysely';
+import type { Db, JobConnection } from '../db/database';
 
 export interface JobLog {
   info(obj: unknown, msg: string): void;
@@ -127,9 +128,14 @@ export class JobQueue {
   /**
    * Queues several jobs of one kind in one statement (pg-boss `insert`, the queue's own retry and expiry settings):
    * what one event sends at once, e.g. the deliveries of an alarm. Each job's `key` as in `send`; `group` names whose
-   * work it is (the enterprise) for the definition's `groupConcurrency`.
+   * work it is (the enterprise) for the definition's `groupConcurrency`; `within`, a transaction the jobs are queued
+   * in, with the rows they are about.
    */
-  async sendMany<T extends object>(name: string, jobs: readonly { data: T; key: string; priority?: number; group?: string }[]): Promise<void> {
+  async sendMany<T extends object>(
+    name: string,
+    jobs: readonly { data: T; key: string; priority?: number; group?: string }[],
+    options: { within?: Db } = {},
+  ): Promise<void> {
     const definition = this.definitions.get(name);
     if (!definition) throw new Error(`unknown job ${name}`);
     if (jobs.length === 0) return;
@@ -137,6 +143,7 @@ export class JobQueue {
     await this.started().insert(
       name,
       jobs.map((job) => ({ data: job.data, singletonKey: job.key, priority: job.priority ?? 0, ...(job.group ? { group: { id: job.group } } : {}) })),
+      options.within ? { db: executorOf(options.within) } : {},
     );
   }
 
@@ -211,4 +218,18 @@ export class JobQueue {
       throw error;
     }
   }
+}
+
+/**
+ * pg-boss's statements run on a Kysely transaction (`sendMany`'s `within`): jobs queued with the rows they are about
+ * commit or roll back together, so a failure between the two can neither leave rows without their jobs nor jobs
+ * without their rows.
+ */
+function executorOf(trx: Db) {
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as never[] };
+    },
+  };
 }

@@ -42,10 +42,32 @@ import {
   spendAckToken,
   type AlarmFactsRow,
   type ConfiguredChannels,
+  type Recipient,
 } from './delivery-repository';
 
 export const ALARM_NOTIFY_JOB = 'alarm-notify';
 export const ALARM_DELIVER_JOB = 'alarm-deliver';
+
+/**
+ * Records an alarm's deliveries to `recipients` and queues a job for each new one, in one transaction with `alsoRecord`
+ * (what marks the work done: the announcement, the reminder's number). A failure anywhere leaves none of it, and the
+ * retry (a job's, the sweep's) finds the same work to do: recorded apart from their jobs, deliveries left by a failed
+ * queueing stayed pending for ever, since the retry's insert skipped them as already there.
+ */
+export async function queueDeliveries(
+  db: Db,
+  jobs: JobQueue,
+  what: { enterpriseId: string; alarmId: string; event: 'opened' | 'ended' | 'reminder' | 'escalated'; seq?: number; recipients: readonly Recipient[]; at: Date },
+  alsoRecord: (trx: Db) => Promise<void>,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = await insertDeliveries(trx, what.alarmId, what.event, what.recipients, what.at, what.seq ?? 0);
+    // Grouped by enterprise (ADR 87): one tenant's backlog cannot take every worker.
+    await jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: what.enterpriseId })), { within: trx });
+    await alsoRecord(trx);
+    return ids.length;
+  });
+}
 
 const NotifyPayload = z.object({ alarmId: z.uuid(), event: z.enum(['opened', 'ended']) });
 type NotifyPayload = z.infer<typeof NotifyPayload>;
@@ -190,10 +212,11 @@ export class AlarmDeliveryService {
     const enterpriseId = row.enterprise_id;
     if (enterpriseId) {
       const recipients = await recipientsOf(this.db, { id: row.device_id, enterpriseId }, this.configuredChannels());
-      const ids = await insertDeliveries(this.db, alarmId, event, recipients, this.clock.now());
-      await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: enterpriseId })));
+      const at = this.clock.now();
+      await queueDeliveries(this.db, this.jobs, { enterpriseId, alarmId, event, recipients, at }, (trx) => markAnnounced(trx, alarmId, event, at));
+    } else {
+      await markAnnounced(this.db, alarmId, event, this.clock.now());
     }
-    await markAnnounced(this.db, alarmId, event, this.clock.now());
   }
 
   /**

@@ -5,8 +5,8 @@ import type { JobLog, JobQueue } from '../../jobs/job-queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { AuthContext } from '../../plugins/auth';
-import { ALARM_DELIVER_JOB } from './alarm-delivery';
-import { insertDeliveries, recipientsOf, type ConfiguredChannels, type Recipient } from './delivery-repository';
+import { queueDeliveries } from './alarm-delivery';
+import { recipientsOf, type ConfiguredChannels, type Recipient } from './delivery-repository';
 
 const MINUTE = 60_000;
 
@@ -79,26 +79,24 @@ export class AlarmReminderService {
       if (seq >= 1 && seq > alarm.reminder_seq) {
         // Administrators told by the escalation hear the reminders after it too.
         const extra = alarm.escalated_at ? await escalationRecipients(this.db, device.enterpriseId, recipients) : [];
-        queued += await this.queue(device.enterpriseId, alarmId, 'reminder', seq, [...recipients, ...extra], now);
-        await this.db
-          .updateTable('alarms')
-          .set({ reminder_seq: sql<number>`greatest(reminder_seq, ${seq})` })
-          .where('id', '=', alarmId)
-          .execute();
+        queued += await queueDeliveries(
+          this.db,
+          this.jobs,
+          { enterpriseId: device.enterpriseId, alarmId, event: 'reminder', seq, recipients: [...recipients, ...extra], at: now },
+          (trx) => trx.updateTable('alarms').set({ reminder_seq: sql<number>`greatest(reminder_seq, ${seq})` }).where('id', '=', alarmId).execute().then(() => undefined),
+        );
       }
     }
     if (alarm.escalation_minutes > 0 && !alarm.escalated_at && elapsed >= alarm.escalation_minutes * MINUTE) {
-      queued += await this.queue(device.enterpriseId, alarmId, 'escalated', 1, await escalationRecipients(this.db, device.enterpriseId, recipients), now);
-      await this.db.updateTable('alarms').set({ escalated_at: now }).where('id', '=', alarmId).where('escalated_at', 'is', null).execute();
+      const escalationTo = await escalationRecipients(this.db, device.enterpriseId, recipients);
+      queued += await queueDeliveries(
+        this.db,
+        this.jobs,
+        { enterpriseId: device.enterpriseId, alarmId, event: 'escalated', seq: 1, recipients: escalationTo, at: now },
+        (trx) => trx.updateTable('alarms').set({ escalated_at: now }).where('id', '=', alarmId).where('escalated_at', 'is', null).execute().then(() => undefined),
+      );
     }
     return queued;
-  }
-
-  private async queue(enterpriseId: string, alarmId: string, event: 'reminder' | 'escalated', seq: number, recipients: readonly Recipient[], at: Date): Promise<number> {
-    const ids = await insertDeliveries(this.db, alarmId, event, recipients, at, seq);
-    // Grouped by enterprise as the alarm's own messages (ADR 87).
-    await this.jobs.sendMany(ALARM_DELIVER_JOB, ids.map((id) => ({ data: { deliveryId: id }, key: `delivery:${id}`, group: enterpriseId })));
-    return ids.length;
   }
 
   /** GET /api/enterprise/alarm-escalation. */
