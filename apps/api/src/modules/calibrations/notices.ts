@@ -79,19 +79,23 @@ export class CalibrationNotices {
     for (const c of certificates) {
       if (!c.enterprise_id) continue;
       const state: NoticeState = c.due_at < today ? 'overdue' : 'due';
-      const { rows } = await sql<{ id: string }>`
-        INSERT INTO calibration_notices (calibration_id, state, user_id, channel, recipient, created_at)
-        SELECT ${c.calibration_id}::uuid, ${state}, u.id, nc.channel,
-          CASE nc.channel WHEN 'email' THEN u.email WHEN 'telegram' THEN u.telegram_chat_id ELSE 'push' END, ${this.clock.now()}
-        FROM users u JOIN notification_channels nc ON nc.user_id = u.id
-        WHERE u.enterprise_id = ${c.enterprise_id}::uuid AND u.profile_id = ${Profile.EnterpriseAdmin} AND NOT u.disabled
-          AND nc.channel IN ('email', 'telegram', 'push')
-          AND (nc.channel <> 'email' OR u.verified)
-          AND (nc.channel <> 'telegram' OR (u.telegram_chat_id IS NOT NULL AND ${this.telegram.configured}))
-        ON CONFLICT (calibration_id, state, user_id, channel) DO NOTHING
-        RETURNING id`.execute(this.db);
-      for (const { id } of rows) await this.jobs.send(CALIBRATION_NOTICE_JOB, { noticeId: id }, `calibration-notice:${id}`);
-      queued += rows.length;
+      // The notices and their jobs in one transaction: notices written without their jobs would never be sent (the
+      // next sweep's insert skips them as already there).
+      queued += await this.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ id: string }>`
+          INSERT INTO calibration_notices (calibration_id, state, user_id, channel, recipient, created_at)
+          SELECT ${c.calibration_id}::uuid, ${state}, u.id, nc.channel,
+            CASE nc.channel WHEN 'email' THEN u.email WHEN 'telegram' THEN u.telegram_chat_id ELSE 'push' END, ${this.clock.now()}
+          FROM users u JOIN notification_channels nc ON nc.user_id = u.id
+          WHERE u.enterprise_id = ${c.enterprise_id}::uuid AND u.profile_id = ${Profile.EnterpriseAdmin} AND NOT u.disabled
+            AND nc.channel IN ('email', 'telegram', 'push')
+            AND (nc.channel <> 'email' OR u.verified)
+            AND (nc.channel <> 'telegram' OR (u.telegram_chat_id IS NOT NULL AND ${this.telegram.configured}))
+          ON CONFLICT (calibration_id, state, user_id, channel) DO NOTHING
+          RETURNING id`.execute(trx);
+        await this.jobs.sendMany(CALIBRATION_NOTICE_JOB, rows.map(({ id }) => ({ data: { noticeId: id }, key: `calibration-notice:${id}` })), { within: trx });
+        return rows.length;
+      });
     }
     return queued;
   }
