@@ -57,3 +57,11 @@ export function deviceEntry(page: Page, name: string) {
 export function firstDeviceEntry(page: Page) {
   return page.locator('tbody tr').or(page.getByTestId('device-row-card')).first();
 }
+
+/**
+ * A travel of the Lista de viagens, whatever the width: a table row on desktop, a card on phones. Both carry the
+ * same texts and actions.
+ */
+export function travelEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('travel-card'));
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { launchBrowser, login, newPage, screenshot, travelEntry, watchCspViolations } from './browser';
 import { e2e } from './environment';
 
 /** Issue 4: /directions with live device cards and map, and the public /localizator, in Chromium. */
@@ -53,12 +53,12 @@ async function openTravels(page: Page) {
   await page.waitForURL('**/my-devices');
   await page.getByTestId('side-menu').getByRole('link', { name: 'Viagens' }).click();
   await page.waitForURL('**/directions#routes');
-  await page.getByRole('row').filter({ hasText: 'João Silva' }).first().waitFor();
+  await travelEntry(page).filter({ hasText: 'João Silva' }).first().waitFor();
 }
 
 async function openDevicesOf(page: Page, code: string) {
   await page.getByLabel('Pesquisar viagens').fill(code);
-  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
+  const row = travelEntry(page).filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
   await expect.poll(() => row.count()).toBe(1);
   await row.getByRole('button', { name: 'Dispositivos' }).click();
   await page.waitForURL(/\/directions\?travel=[^#]+#devices$/);
@@ -257,7 +257,15 @@ describe('travels (T1–T7, T9)', () => {
     await page.setViewportSize(PHONE);
     await page.goto('/directions');
     await page.waitForURL('**/directions#routes');
-    await page.getByRole('row').filter({ hasText: 'João Silva' }).first().waitFor();
+    // Cards, not a table scrolled sideways: every action of a travel is in view without scrolling.
+    const phoneCard = page.getByTestId('travel-card').filter({ hasText: code });
+    await phoneCard.waitFor();
+    expect(await page.locator('table').count()).toBe(0);
+    for (const name of ['Trajeto', 'Dispositivos', 'Relatórios', 'Editar', 'Retomar', 'Finalizar']) {
+      const box = (await phoneCard.getByRole('button', { name }).boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= PHONE.width, name).toBe(true);
+    }
+    expect(await phoneCard.innerText()).toContain('Pausada');
     await screenshot(page, 'travels-routes-phone');
     await openDevicesOf(page, CODE);
     await card(page).waitFor();

@@ -35,7 +35,8 @@ export interface DataTableProps<T> {
   selection?: RowSelection<T>;
   /**
    * On phones (below Mantine's `sm`), the page's rows as cards instead of a table that scrolls sideways; search,
-   * sorting (buttons above the cards, "Ordenar:") and pages stay. Not combined with expandable or selectable rows.
+   * sorting (buttons above the cards, "Ordenar:") and pages stay. Not combined with selectable rows; expandable rows
+   * are the table's (a card shows its details itself).
    */
   renderCards?: (rows: readonly T[]) => ReactNode;
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { TRAVEL_STATUS_NAMES, TRAVEL_TRANSITIONS, TravelStatus, type Travel, type TravelStatusId } from '@sentinela/contract';
 import { IconCpu, IconMap2, IconPencil, IconPlayerPause, IconPlayerPlay, IconPlayerStop, IconReport } from '@tabler/icons-react';
@@ -91,6 +91,50 @@ export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage 
     [mutate],
   );
 
+  const actionsOf = useCallback(
+    (t: Travel) => (
+      <Group gap={6} wrap="wrap">
+        <Button size="compact-sm" variant="light" leftSection={<IconMap2 size={14} />} onClick={() => onRoute(t)}>
+          Trajeto
+        </Button>
+        <Button size="compact-sm" variant="light" leftSection={<IconCpu size={14} />} onClick={() => onDevices(t)}>
+          Dispositivos
+        </Button>
+        {reports && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            leftSection={<IconReport size={14} />}
+            loading={reports.isExporting({ kind: 'travel', travelId: t._id }, 'pdf')}
+            onClick={() => void reports.exportReport({ kind: 'travel', travelId: t._id }, 'pdf')}
+          >
+            Relatórios
+          </Button>
+        )}
+        {canManage && t.status !== TravelStatus.Finished && (
+          <Button size="compact-sm" variant="subtle" leftSection={<IconPencil size={14} />} onClick={() => onEdit(t)}>
+            Editar
+          </Button>
+        )}
+        {canManage &&
+          statusActions(t.status).map((action) => (
+            <Button
+              key={action.to}
+              size="compact-sm"
+              variant="subtle"
+              color={action.color}
+              leftSection={action.icon}
+              loading={setStatus.isPending && setStatus.variables?.id === t._id && setStatus.variables.status === action.to}
+              onClick={() => (action.to === TravelStatus.Finished ? setFinishing(t) : changeStatus(t, action.to))}
+            >
+              {action.label}
+            </Button>
+          ))}
+      </Group>
+    ),
+    [onRoute, onDevices, onEdit, canManage, changeStatus, setStatus.isPending, setStatus.variables, reports],
+  );
+
   const columns = useMemo<DataTableColumn<Travel>[]>(
     () => [
       { key: 'status', header: 'Status', render: (t) => <StatusBadge travel={t} />, sortValue: (t) => t.status_name },
@@ -105,52 +149,9 @@ export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage 
         ),
         sortValue: (t) => t.destiny.address,
       },
-      {
-        key: 'actions',
-        header: 'Ações',
-        render: (t) => (
-          <Group gap={6} wrap="wrap">
-            <Button size="compact-sm" variant="light" leftSection={<IconMap2 size={14} />} onClick={() => onRoute(t)}>
-              Trajeto
-            </Button>
-            <Button size="compact-sm" variant="light" leftSection={<IconCpu size={14} />} onClick={() => onDevices(t)}>
-              Dispositivos
-            </Button>
-            {reports && (
-              <Button
-                size="compact-sm"
-                variant="light"
-                leftSection={<IconReport size={14} />}
-                loading={reports.isExporting({ kind: 'travel', travelId: t._id }, 'pdf')}
-                onClick={() => void reports.exportReport({ kind: 'travel', travelId: t._id }, 'pdf')}
-              >
-                Relatórios
-              </Button>
-            )}
-            {canManage && t.status !== TravelStatus.Finished && (
-              <Button size="compact-sm" variant="subtle" leftSection={<IconPencil size={14} />} onClick={() => onEdit(t)}>
-                Editar
-              </Button>
-            )}
-            {canManage &&
-              statusActions(t.status).map((action) => (
-                <Button
-                  key={action.to}
-                  size="compact-sm"
-                  variant="subtle"
-                  color={action.color}
-                  leftSection={action.icon}
-                  loading={setStatus.isPending && setStatus.variables?.id === t._id && setStatus.variables.status === action.to}
-                  onClick={() => (action.to === TravelStatus.Finished ? setFinishing(t) : changeStatus(t, action.to))}
-                >
-                  {action.label}
-                </Button>
-              ))}
-          </Group>
-        ),
-      },
+      { key: 'actions', header: 'Ações', render: actionsOf },
     ],
-    [onRoute, onDevices, onEdit, canManage, changeStatus, setStatus.isPending, setStatus.variables, reports],
+    [actionsOf],
   );
 
   return (
@@ -169,6 +170,7 @@ export function RoutesTable({ selectedId, onRoute, onDevices, onEdit, canManage 
           pageSize={10}
           selectedKey={selectedId}
           expandedContent={(t) => <TravelDetails travel={t} />}
+          renderCards={(page) => <TravelCards travels={page} selectedId={selectedId} actions={actionsOf} />}
         />
       )}
       <OnceOpened opened={finishing !== null}>
@@ -212,5 +214,62 @@ function TravelDetails({ travel }: { travel: Travel }) {
       <Detail label="Finalizada em" value={formatShortDateTime(travel.finished_at)} />
       <Detail label="Dispositivos" value={travel.devices.map((d) => d.name).join(', ') || EMPTY} />
     </SimpleGrid>
+  );
+}
+
+/**
+ * Lista de viagens on a phone: one card per travel of the page instead of a table that scrolls sideways with its
+ * actions out of sight. A card carries what the table and its expanded row say (code, status, person, origin,
+ * destination, dates, devices) and the same actions; the chosen travel's card is outlined.
+ */
+function TravelCards({ travels, selectedId, actions }: { travels: readonly Travel[]; selectedId: string | null; actions: (travel: Travel) => ReactNode }) {
+  return (
+    <Stack gap="sm" data-testid="travel-cards">
+      {travels.map((t) => {
+        const selected = t._id === selectedId;
+        return (
+          <Card
+            key={t._id}
+            withBorder
+            radius="md"
+            padding="sm"
+            data-testid="travel-card"
+            data-code={t.code}
+            aria-current={selected || undefined}
+            bg={selected ? 'teal.0' : undefined}
+            style={selected ? { borderColor: 'var(--mantine-color-teal-6)' } : undefined}
+          >
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap" gap="xs">
+                <Text ff="monospace" fw={700}>
+                  {t.code}
+                </Text>
+                <StatusBadge travel={t} />
+              </Group>
+              <Text size="sm">
+                <Text span c="dimmed" size="sm">
+                  Responsável:{' '}
+                </Text>
+                {t.user?.name ?? EMPTY}
+              </Text>
+              <Detail label="Origem" value={t.origin.address} />
+              <Detail label="Destino" value={t.destiny.address} />
+              {t.enterprise && <Detail label="Empresa" value={t.enterprise.name} />}
+              <Text size="xs" c="dimmed">
+                {t.finished_at
+                  ? `Finalizada em ${formatShortDateTime(t.finished_at)}`
+                  : t.started_at
+                    ? `Iniciada em ${formatShortDateTime(t.started_at)}`
+                    : `Criada em ${formatShortDateTime(t.created_at)}`}
+              </Text>
+              <Text size="xs" c="dimmed">
+                Dispositivos: {t.devices.map((d) => d.name).join(', ') || EMPTY}
+              </Text>
+              {actions(t)}
+            </Stack>
+          </Card>
+        );
+      })}
+    </Stack>
   );
 }

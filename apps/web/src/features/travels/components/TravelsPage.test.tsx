@@ -1,13 +1,14 @@
 import { REPORT_MESSAGES, REPORT_STATUS_VIEW } from '@sentinela/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp, renderWithProviders } from '../../../test/render';
 import { ReportExportProvider } from '../../../components/report-export/export-provider';
 import { HistoryPanel } from './HistoryPanel';
+import { PHONE_QUERY } from '../../../components/DataTable';
 import { captureDownloads, fileResponse } from '../../../test/download';
 import { makeReport } from '../../../test/report-fixtures';
 import { makeReading, makeTravel, TRAVEL_ID } from '../test-fixtures';
@@ -224,6 +225,36 @@ describe('/directions "Viagens" (T1–T4)', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Dispositivos' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Ações de Baú Caminhão 01' }));
     expect((await screen.findAllByRole('menuitem')).map((item) => item.textContent)).toEqual(['Gráficos', 'Histórico']);
+  });
+
+  describe('on a phone', () => {
+    const realMatchMedia = window.matchMedia;
+    afterEach(() => {
+      window.matchMedia = realMatchMedia;
+    });
+
+    it('lists the travels as cards with their details and actions, no table; Dispositivos opens the travel', async () => {
+      window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: query === PHONE_QUERY });
+      startSession(makeSession(2));
+      const { requests } = mockFetch(handler());
+      const { router } = renderApp('/directions');
+      const cards = await screen.findAllByTestId('travel-card');
+      expect(screen.queryByRole('table')).toBeNull();
+      expect(cards.map((c) => c.getAttribute('data-code'))).toEqual(['AUR7K2M9QX', 'AUR3H8T4WN']);
+      const inProgress = cards[0]!;
+      expect(within(inProgress).getByText('Av. Brasil, 500 - Rio de Janeiro - RJ')).toBeTruthy();
+      expect(within(inProgress).getByText('Origem')).toBeTruthy();
+      expect(within(inProgress).getByTestId('travel-status').textContent).toBe('Em andamento');
+      expect(within(inProgress).getByRole('button', { name: 'Pausar' })).toBeTruthy();
+      expect(within(inProgress).getByRole('button', { name: 'Finalizar' })).toBeTruthy();
+      expect(within(cards[1]!).getByRole('button', { name: 'Iniciar' })).toBeTruthy();
+      // Sorting stays, as buttons above the cards.
+      expect(within(screen.getByTestId('cards-sort')).getByRole('button', { name: /Destino/ })).toBeTruthy();
+
+      await userEvent.click(within(inProgress).getByRole('button', { name: 'Dispositivos' }));
+      await waitFor(() => expect(router.state.location.hash).toBe('#devices'));
+      expect(requests.some((r) => r.url === `/api/travels/${TRAVEL_ID}`)).toBe(true);
+    });
   });
 
   const menuItems = async () => (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
