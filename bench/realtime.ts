@@ -121,6 +121,15 @@ interface Deliveries {
   kind: number[];
 }
 
+/** A client's socket closed during the run, not by the run. */
+interface Dropped {
+  client: number;
+  travel: number;
+  /** mono() at the disconnection. */
+  at: number;
+  reason: string;
+}
+
 /** How busy a client process was from the start of the run to its end. */
 interface ClientLoad {
   /** Its event loop's delay, p99 and max, ms (sampled every 10 ms). */
@@ -139,6 +148,10 @@ async function clients() {
   const travels = file.travelIds.length;
   const got: Deliveries = { travel: [], seq: [], at: [], kind: [] };
   const sockets: Socket[] = [];
+  // Disconnections the run did not ask for (clients do not reconnect): when, why, and the travel's newest sequence
+  // number then. A client gone for good makes every later reading of its travel read as lost.
+  const dropped: Dropped[] = [];
+  let stopping = false;
   const open = async (k: number) => {
     const t = k % travels;
     const travelId = file.travelIds[t]!;
@@ -147,6 +160,11 @@ async function clients() {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);
+    });
+    socket.on('disconnect', (reason, description) => {
+      if (stopping) return;
+      const detail = description && typeof description === 'object' && 'description' in description ? String((description as { description: unknown }).description) : '';
+      dropped.push({ client: k, travel: t, at: mono(), reason: detail ? `${reason}: ${detail}` : reason });
     });
     // The cards, and the newest position in the same message when the device moved (ADR 47).
     socket.on(`travel-logs:${travelId}`, (devices: { last_update_date: string }[], position?: { createdAt: string }) => {
@@ -190,8 +208,9 @@ async function clients() {
       loopDelayMax: loopDelay.max / 1e6,
       cores: (cpu.user + cpu.system) / 1000 / (performance.now() - wallFrom),
     };
+    stopping = true;
     for (const socket of sockets) socket.disconnect();
-    process.send!({ type: 'deliveries', got, load }, () => process.exit(0));
+    process.send!({ type: 'deliveries', got, load, dropped }, () => process.exit(0));
   });
 }
 
@@ -256,6 +275,7 @@ async function run() {
   const perBatch = Math.ceil(rate / batchesPerSecond);
   const inFlight: Promise<void>[] = [];
   const t0 = performance.now();
+  const t0Mono = mono();
   const tickMs = 1000 / batchesPerSecond;
   for (let tick = 0; tick < seconds * batchesPerSecond; tick++) {
     const wait = t0 + tick * tickMs - performance.now();
@@ -315,8 +335,8 @@ async function run() {
   const stopped = await Promise.all(
     children.map(
       (child) =>
-        new Promise<{ got: Deliveries; load: ClientLoad }>((resolve) => {
-          child.on('message', (m: { type: string; got?: Deliveries; load?: ClientLoad }) => m.type === 'deliveries' && resolve({ got: m.got!, load: m.load! }));
+        new Promise<{ got: Deliveries; load: ClientLoad; dropped: Dropped[] }>((resolve) => {
+          child.on('message', (m: { type: string; got?: Deliveries; load?: ClientLoad; dropped?: Dropped[] }) => m.type === 'deliveries' && resolve({ got: m.got!, load: m.load!, dropped: m.dropped ?? [] }));
           child.send({ type: 'stop' });
         }),
     ),
@@ -380,8 +400,16 @@ async function run() {
       secondP99Median: round(percentile(secondP99, 50)), secondsUnder50: `${secondP99.filter((v) => v < 50).length}/${secondP99.length}`,
     };
   }
+  // Clients the server (or the network) disconnected: how many, why, and when (seconds into the ingestion).
+  const drops = stopped.flatMap((s) => s.dropped);
+  const dropped = {
+    count: drops.length,
+    reasons: Object.fromEntries([...new Set(drops.map((d) => d.reason))].map((r) => [r, drops.filter((d) => d.reason === r).length])),
+    atSeconds: drops.map((d) => Math.round((d.at - t0Mono) / 100) / 10).sort((a, b) => a - b).slice(0, 50),
+  };
   ackLatencies.sort((a, b) => a - b);
   console.log(JSON.stringify({
+    dropped,
     servers: urls.length, clients: clientCount, processes, travels, rate, batchesPerSecond, seconds, warmup: warmupS, positions: args.positions,
     connectSeconds: Math.round(connectSeconds * 10) / 10, accepted, errors, readingsPerSecond: Math.round(accepted / ingestSeconds),
     ackP50: Math.round(percentile(ackLatencies, 50) * 10) / 10, ackP99: Math.round(percentile(ackLatencies, 99) * 10) / 10,
