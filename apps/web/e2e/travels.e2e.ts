@@ -265,7 +265,7 @@ describe('travels (T1–T7, T9)', () => {
       const box = (await phoneCard.getByRole('button', { name }).boundingBox())!;
       expect(box.x >= 0 && box.x + box.width <= PHONE.width, name).toBe(true);
     }
-    expect(await phoneCard.innerText()).toContain('Pausada');
+    expect(await phoneCard.getByTestId('travel-status').textContent()).toBe('Pausada');
     await screenshot(page, 'travels-routes-phone');
     await openDevicesOf(page, CODE);
     await card(page).waitFor();
