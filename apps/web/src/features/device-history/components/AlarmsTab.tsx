@@ -1,8 +1,8 @@
-import { Alert, Button, Stack } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import type { AlarmNotification } from '@sentinela/contract';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { formatDateTime } from '../../../lib/format';
 import { changesDevice, useAlarmChanges } from '../../../lib/live-alarms';
@@ -57,8 +57,53 @@ export function AlarmsTab({ mac }: { mac: string }) {
         rowKey={(alarm) => alarm._id}
         emptyText={HISTORY_MESSAGES.empty}
         loading={alarms.isPending && !alarms.isError}
+        renderCards={(page) => <AlarmCards alarms={page} onDetails={setSelectedId} />}
       />
       <AlarmDetailsModal mac={mac} alarm={selected} onClose={() => setSelectedId(null)} />
+    </Stack>
+  );
+}
+
+function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Text size="sm">
+      <Text span size="sm" c="dimmed">
+        {label}:{' '}
+      </Text>
+      {children}
+    </Text>
+  );
+}
+
+/**
+ * Alarmes on a phone: one card per alarm instead of a table scrolled sideways, whose "Detalhes do alarme" (where an
+ * alarm is acknowledged) sat off screen. The same fields as the table's columns.
+ */
+function AlarmCards({ alarms, onDetails }: { alarms: readonly AlarmNotification[]; onDetails: (id: string) => void }) {
+  return (
+    <Stack gap="sm" data-testid="alarm-cards">
+      {alarms.map((alarm) => (
+        <Card key={alarm._id} withBorder radius="md" padding="sm" data-testid="alarm-card">
+          <Stack gap={4}>
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Text fw={700}>{alarm.type_formatted}</Text>
+              <Badge color={alarm.active ? 'red' : 'gray'} variant="light" style={{ flexShrink: 0 }}>
+                {alarm.active ? 'Ativo' : 'Encerrado'}
+              </Badge>
+            </Group>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(alarm.date)}
+            </Text>
+            <Text size="sm">{alarm.message}</Text>
+            <Line label="Temperatura (mín-máx)">{alarm.temperature_formatted}</Line>
+            <Line label="Umidade (mín-máx)">{alarm.humidity_formatted}</Line>
+            <Line label="Reconhecido">{alarm.acknowledge_formatted}</Line>
+            <Button size="xs" variant="light" mt={4} onClick={() => onDetails(alarm._id)}>
+              Detalhes do alarme
+            </Button>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }
