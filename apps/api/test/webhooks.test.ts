@@ -259,6 +259,20 @@ describe('X13 delivery: retries, log, redelivery, test', () => {
   it('retries a receiver that fails first and then accepts, with the same webhook-id, after the first delay', async () => {
     const counted = async (outcome: string) =>
       (await ctx.services.metrics.webhookDeliveries.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    // The counters are the process's: the earlier tests' last deliveries (due, or in flight: received, their outcome
+    // not recorded yet) must be counted before the baseline is read. An attempt is counted right after its outcome
+    // commits, with its attempt row.
+    await eventually(
+      async () =>
+        (
+          await sql<{ id: string }>`
+            SELECT d.id FROM webhook_deliveries d
+            WHERE d.status = 'pending'
+              AND (d.next_attempt_at <= ${ctx.clock.now().toISOString()}::timestamptz
+                OR d.attempts > (SELECT count(*) FROM webhook_attempts a WHERE a.delivery_id = d.id))`.execute(ctx.db)
+        ).rows,
+      (unsettled) => unsettled.length === 0,
+    );
     const [retriedBefore, deliveredBefore] = [await counted('retry'), await counted('delivered')];
     const hook = await createWebhook(aurora, '/flaky', ['alarm.opened']);
     receiver.answer('/flaky', 500);

@@ -65,3 +65,8 @@ export function firstDeviceEntry(page: Page) {
 export function travelEntry(page: Page) {
   return page.getByRole('row').or(page.getByTestId('travel-card'));
 }
+
+/** An alarm of a device's Alarmes tab, whatever the width: a table row on desktop, a card on phones. */
+export function alarmEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('alarm-card'));
+}

@@ -113,6 +113,12 @@ export async function findDelivery(db: Db, enterpriseId: string, webhookId: stri
 
 /** The newest deliveries of a webhook (or the one `deliveryId`) with every attempt of each, in two queries. */
 export async function listDeliveries(db: Db, webhookId: string, options: { limit: number; deliveryId?: string }): Promise<WebhookDelivery[]> {
+  // One snapshot for the deliveries and their attempts: read apart, an attempt recorded between the two reads showed
+  // a delivery still "in progress" (its lease as the next attempt) beside the attempt that had already ended it.
+  return db.transaction().setIsolationLevel('repeatable read').execute((trx) => readDeliveries(trx, webhookId, options));
+}
+
+async function readDeliveries(db: Db, webhookId: string, options: { limit: number; deliveryId?: string }): Promise<WebhookDelivery[]> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId);
   if (options.deliveryId) query = query.where('id', '=', options.deliveryId);
   const rows = await query
