@@ -7,10 +7,8 @@ import { clearSession } from '../lib/session';
 // findBy*/waitFor. Waiting longer changes no outcome: a missing element still fails, only later.
 configure({ asyncUtilTimeout: 10_000 });
 
-// jsdom lacks what Mantine measures with.
-Object.defineProperty(window, 'matchMedia', {
-  writable: true,
-  value: (query: string): MediaQueryList => ({
+// jsdom lacks what Mantine measures with. A desktop: no media query matches (test/phone.ts makes a phone).
+const desktopMatchMedia = (query: string): MediaQueryList => ({
     matches: false,
     media: query,
     onchange: null,
@@ -19,8 +17,8 @@ Object.defineProperty(window, 'matchMedia', {
     addEventListener: () => {},
     removeEventListener: () => {},
     dispatchEvent: () => false,
-  }),
 });
+Object.defineProperty(window, 'matchMedia', { writable: true, value: desktopMatchMedia });
 
 class ResizeObserverStub {
   observe() {}
@@ -43,4 +41,5 @@ afterEach(() => {
   // The notifications store outlives the rendered tree.
   notifications.clean();
   vi.useRealTimers();
+  window.matchMedia = desktopMatchMedia;
 });

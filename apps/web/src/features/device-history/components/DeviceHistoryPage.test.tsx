@@ -1,7 +1,7 @@
 import { REPORT_MESSAGES, type Coverage, type HistoryPage, type ProfileId } from '@sentinela/contract';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
@@ -10,7 +10,7 @@ import { captureDownloads, fileResponse } from '../../../test/download';
 import type { FakeSocket } from '../../../test/fake-socket';
 import { makeReport } from '../../../test/report-fixtures';
 import { makeAlarm, makeSeries } from '../test-fixtures';
-import { PHONE_QUERY } from '../../../components/DataTable';
+import { asPhone } from '../../../test/phone';
 
 // The shell's alarms socket: a stand-in the tests play the server with (the real one is covered in Chromium).
 const live = vi.hoisted(() => ({ sockets: [] as FakeSocket[] }));
@@ -360,13 +360,8 @@ describe('/device-history/{mac}/{id} (D3)', { timeout: 15_000 }, () => {
 });
 
 describe('Alarmes on a phone', () => {
-  const realMatchMedia = window.matchMedia;
-  afterEach(() => {
-    window.matchMedia = realMatchMedia;
-  });
-
   it('shows each alarm as a card with its fields, and its details open from the card', async () => {
-    window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: query === PHONE_QUERY });
+    asPhone();
     openHistory({ search: '?tab=alarmes', answers: { notifications: () => jsonResponse([makeAlarm()]) } });
     const card = await screen.findByTestId('alarm-card');
     expect(screen.queryByRole('table')).toBeNull();

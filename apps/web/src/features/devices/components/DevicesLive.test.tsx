@@ -2,7 +2,7 @@ import type { Device, LocationDeviceState, ProfileId } from '@sentinela/contract
 import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PHONE_QUERY } from '../../../components/DataTable';
+import { asPhone } from '../../../test/phone';
 import { startSession } from '../../../lib/session';
 import { jsonResponse, mockFetch, screenRequests, type Handler } from '../../../test/fetch';
 import type { FakeSocket } from '../../../test/fake-socket';
@@ -27,17 +27,10 @@ vi.mock('socket.io-client', async () => {
 // queries wait up to 15 s here instead of 1 s (they end as soon as the element shows).
 configure({ asyncUtilTimeout: 15_000 });
 
-const realMatchMedia = window.matchMedia;
 afterEach(() => {
   live.sockets.length = 0;
-  window.matchMedia = realMatchMedia;
   vi.useRealTimers();
 });
-
-/** A 390 px phone: the DataTable's phone query matches. */
-function asPhone() {
-  window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: query === PHONE_QUERY });
-}
 
 function open(path: string, profileId: ProfileId, handler: Handler) {
   startSession(makeSession(profileId));

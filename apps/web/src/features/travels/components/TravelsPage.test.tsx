@@ -1,14 +1,14 @@
 import { REPORT_MESSAGES, REPORT_STATUS_VIEW } from '@sentinela/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp, renderWithProviders } from '../../../test/render';
 import { ReportExportProvider } from '../../../components/report-export/export-provider';
 import { HistoryPanel } from './HistoryPanel';
-import { PHONE_QUERY } from '../../../components/DataTable';
+import { asPhone } from '../../../test/phone';
 import { captureDownloads, fileResponse } from '../../../test/download';
 import { makeReport } from '../../../test/report-fixtures';
 import { makeReading, makeTravel, TRAVEL_ID } from '../test-fixtures';
@@ -228,13 +228,8 @@ describe('/directions "Viagens" (T1–T4)', () => {
   });
 
   describe('on a phone', () => {
-    const realMatchMedia = window.matchMedia;
-    afterEach(() => {
-      window.matchMedia = realMatchMedia;
-    });
-
     it('lists the travels as cards with their details and actions, no table; Dispositivos opens the travel', async () => {
-      window.matchMedia = (query: string) => ({ ...realMatchMedia(query), matches: query === PHONE_QUERY });
+      asPhone();
       startSession(makeSession(2));
       const { requests } = mockFetch(handler());
       const { router } = renderApp('/directions');
