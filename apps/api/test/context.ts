@@ -14,7 +14,7 @@ import { buildApp } from '../src/app';
 import type { AppConfig } from '../src/config/config';
 import { openDatabase, type DatabaseHandle } from '../src/db/database';
 import { ManualClock } from '../src/lib/clock';
-import { DEMO_PASSWORD, seedDemoData } from '../src/seed/demo';
+import { DEMO_PASSWORD, READING_EVERY_MS, seedDemoData } from '../src/seed/demo';
 import { withDatabase } from './global-setup';
 
 /**
@@ -262,10 +262,25 @@ export async function copyOfTemplate(): Promise<string | null> {
 
 export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
 
+/**
+ * Where a test's clock starts: now, or a minute later if now is less than a minute past the demo's last reading. The
+ * ingestion evaluates only readings newer than a device's last one, and tests post theirs up to a minute before the
+ * clock (`at(ctx, -N)`): started within seconds after a 5-minute mark, those fell before the demo's reading on that
+ * mark and opened no alarm (a CI flake). The demo's last reading stays on the last mark before the clock, so windows
+ * such as "the last two days" still hold every one of their marks.
+ */
+function testClockStart(): Date {
+  const now = Date.now();
+  const lastDemoReading = Math.floor(now / READING_EVERY_MS) * READING_EVERY_MS;
+  // Moved by a whole minute, not onto the mark's 61st second: the start keeps its own milliseconds, so readings a test
+  // spaces by whole seconds from it do not land on the demo's marks either.
+  return new Date(now - lastDemoReading < 61_000 ? now + 61_000 : now);
+}
+
 /** The real app on a fresh database, with a clock the test moves, optionally with the demo data. */
 export async function createTestContext(options: { demo?: boolean; config?: Partial<AppConfig> } = {}) {
   const database = await openTestDatabase();
-  const clock = new ManualClock(new Date());
+  const clock = new ManualClock(testClockStart());
   if (options.demo) await seedDemoData(database.db, clock);
   const config = testConfig(options.config);
   const routes: RouteOptions[] = [];

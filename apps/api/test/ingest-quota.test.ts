@@ -26,9 +26,12 @@ async function enterpriseGateways(ctx: TestContext): Promise<Gateways> {
   return { aurora: { key: aurora.key, id: aurora._id }, vida: { key: vida.key, id: vida._id } };
 }
 
-/** `n` readings of `mac`, one a second, ending `endSecondsAgo` before the test clock's now. */
+/**
+ * `n` readings of `mac`, one a second, ending `endSecondsAgo` before the test clock's now. Each at half a second, so
+ * none falls on one of the demo's own readings (every 5 minutes, on the minute) and counts as stored by `storedOf`.
+ */
 function readings(ctx: TestContext, mac: string, n: number, endSecondsAgo = 1) {
-  const end = ctx.clock.now().getTime() - endSecondsAgo * 1000;
+  const end = Math.floor(ctx.clock.now().getTime() / 1000) * 1000 + 500 - endSecondsAgo * 1000;
   return Array.from({ length: n }, (_, i) => ({ mac, ts: new Date(end - (n - 1 - i) * 1000).toISOString(), temperature: 4 + (i % 10) / 10 }));
 }
 

@@ -63,7 +63,8 @@ const PLACES = {
   brasilia: { address: 'Eixo Monumental - Brasília - DF', lat: -15.7939, lng: -47.8828 },
 };
 
-const READING_EVERY_MS = 5 * 60 * 1000;
+/** The demo's readings fall every 5 minutes, on the minute; the last one on the last mark at or before the seed's now. */
+export const READING_EVERY_MS = 5 * 60 * 1000;
 const DAYS = 7;
 
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
