@@ -35,10 +35,11 @@ export interface DataTableProps<T> {
   selection?: RowSelection<T>;
   /**
    * On phones (below Mantine's `sm`), the page's rows as cards instead of a table that scrolls sideways; search,
-   * sorting (buttons above the cards, "Ordenar:") and pages stay. Not combined with selectable rows; expandable rows
-   * are the table's (a card shows its details itself).
+   * sorting (buttons above the cards, "Ordenar:") and pages stay. Expandable rows are the table's (a card shows its
+   * details itself). With selectable rows, "Selecionar todos da página" goes above the cards and each card puts
+   * `selectBox(row)` (the row's own box; null without selection) where it likes.
    */
-  renderCards?: (rows: readonly T[]) => ReactNode;
+  renderCards?: (rows: readonly T[], selectBox: (row: T) => ReactNode) => ReactNode;
 }
 
 /** Below Mantine's `sm` breakpoint (48em), where `renderCards` replaces the table. */
@@ -135,6 +136,17 @@ export function DataTable<T>({
     selection.onChange(next);
   };
 
+  /** A row's box, in its table row or its card. */
+  const rowBox = (row: T): ReactNode =>
+    selection ? (
+      <Checkbox
+        aria-label={selection.rowLabel(row)}
+        checked={selection.selected.has(rowKey(row))}
+        disabled={!(selection.isSelectable?.(row) ?? true)}
+        onChange={() => toggleRow(rowKey(row))}
+      />
+    ) : null;
+
   const toggleSort = (key: string) => {
     setSort((previous) =>
       previous?.key === key ? { key, direction: previous.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' },
@@ -158,7 +170,16 @@ export function DataTable<T>({
         />
       )}
       {cards && visible.length > 0 && <CardsSortBar columns={columns} sort={sort} onSort={toggleSort} />}
-      {cards && !loading && pageRows.length > 0 && renderCards(pageRows)}
+      {cards && selection && !loading && pageRows.length > 0 && (
+        <Checkbox
+          label="Selecionar todos da página"
+          checked={selectableKeys.length > 0 && pageSelected === selectableKeys.length}
+          indeterminate={pageSelected > 0 && pageSelected < selectableKeys.length}
+          disabled={selectableKeys.length === 0}
+          onChange={togglePage}
+        />
+      )}
+      {cards && !loading && pageRows.length > 0 && renderCards(pageRows, rowBox)}
       {/* The browser's own scrolling: Mantine's ScrollArea brings the popovers' positioning library (~14 kB gzip)
           into every screen with a table (ADR 0040). */}
       {!cards && (
@@ -215,16 +236,7 @@ export function DataTable<T>({
                         aria-selected={selection ? checked : selectedKey === null ? undefined : selected}
                         bg={selected ? 'teal.1' : checked ? 'teal.0' : undefined}
                       >
-                        {selection && (
-                          <Table.Td>
-                            <Checkbox
-                              aria-label={selection.rowLabel(row)}
-                              checked={checked}
-                              disabled={!(selection.isSelectable?.(row) ?? true)}
-                              onChange={() => toggleRow(key)}
-                            />
-                          </Table.Td>
-                        )}
+                        {selection && <Table.Td>{rowBox(row)}</Table.Td>}
                         {expandedContent && (
                           <Table.Td>
                             <ActionIcon
