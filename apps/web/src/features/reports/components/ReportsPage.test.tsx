@@ -5,6 +5,7 @@ import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { captureDownloads, fileResponse } from '../../../test/download';
+import { asPhone } from '../../../test/phone';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
 import { renderApp } from '../../../test/render';
@@ -63,6 +64,59 @@ describe('/reports (R3)', () => {
     expect(screen.queryByText('Nenhuma leitura no período.')).toBeNull();
     await userEvent.hover(within(failed!).getByText('Falhou'));
     expect(await screen.findByText('Nenhuma leitura no período.')).toBeTruthy();
+  });
+
+  it('on a phone, shows each report as a card with its row\'s contents, box and actions: Baixar relatório saves the file, Aprovar opens the signature', async () => {
+    asPhone();
+    const saved = captureDownloads();
+    const pdf = new Uint8Array(1800).fill(5);
+    openReports(({ url }) => (url === GENERATED.download_url ? fileResponse(pdf, 'Sensor-01_2024-03-01_2024-03-03.pdf') : jsonResponse([GENERATED, QUEUED, FAILED])));
+    await screen.findByText('Sensor 01');
+    // No table scrolled sideways: one card per report.
+    expect(screen.queryByRole('table')).toBeNull();
+    const [generated, queued, failed] = screen.getAllByTestId('report-card');
+    expect(screen.getAllByTestId('report-card')).toHaveLength(3);
+    const card = within(generated!);
+    expect(card.getByText('Sensor 01')).toBeTruthy();
+    expect(card.getByText('Histórico do dispositivo')).toBeTruthy();
+    expect(card.getByTestId('report-status').textContent).toBe('Gerado');
+    expect(generated!.textContent).toContain('Mac: AA:BB:CC:DD:EE:01');
+    expect(generated!.textContent).toContain('Período: 01/03/2024 09:00 – 03/03/2024 09:30');
+    expect(generated!.textContent).toContain('Gerado em: 03/03/2024 12:00:05');
+    expect(generated!.textContent).toContain('Tipo: PDF');
+    expect(within(queued!).getByTestId('report-status').textContent).toBe('Em processamento');
+    expect(queued!.textContent).toContain('Gerado em: --');
+    expect(within(failed!).getByTestId('report-status').textContent).toBe('Falhou');
+
+    // The row's actions: only a generated report downloads or is approved.
+    expect(within(queued!).getByRole('button', { name: 'Baixar relatório' }).hasAttribute('disabled')).toBe(true);
+    expect(within(queued!).queryByRole('button', { name: 'Aprovar' })).toBeNull();
+    await userEvent.click(card.getByRole('button', { name: 'Baixar relatório' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toBe('Sensor-01_2024-03-01_2024-03-03.pdf');
+    expect(new Uint8Array(await saved[0]!.blob.arrayBuffer())).toEqual(pdf);
+
+    await userEvent.click(card.getByRole('button', { name: 'Aprovar' }));
+    expect(await screen.findByRole('dialog', { name: 'Aprovar relatório' })).toBeTruthy();
+  });
+
+  it('on a phone, a card\'s box and "Selecionar todos da página" choose reports for Baixar selecionados (R4)', async () => {
+    asPhone();
+    const second = makeReport(5, 2, { type: 'xlsx' });
+    openReports(() => jsonResponse([GENERATED, FAILED, second]));
+    await screen.findByText('Sensor 01');
+    const [generated, failed] = screen.getAllByTestId('report-card');
+    expect((within(failed!).getByRole('checkbox', { name: 'Selecionar Sensor 03 (PDF)' }) as HTMLInputElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: /Baixar selecionados/ })).toBeNull();
+
+    await userEvent.click(within(generated!).getByRole('checkbox', { name: 'Selecionar Sensor 01 (PDF)' }));
+    expect(within(screen.getByRole('button', { name: /Baixar selecionados/ })).getByText('1')).toBeTruthy();
+    const page = screen.getByRole('checkbox', { name: 'Selecionar todos da página' }) as HTMLInputElement;
+    expect(page.indeterminate).toBe(true);
+    await userEvent.click(page);
+    expect(within(screen.getByRole('button', { name: /Baixar selecionados/ })).getByText('2')).toBeTruthy();
+    await userEvent.click(page);
+    expect(screen.queryByRole('button', { name: /Baixar selecionados/ })).toBeNull();
   });
 
   it('pages by 10, says "Nada encontrado." when empty, and "Não foi possível carregar relatórios" on failure', async () => {

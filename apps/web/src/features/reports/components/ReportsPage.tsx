@@ -1,10 +1,11 @@
-import { Anchor, Badge, Box, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Card, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, REPORT_MESSAGES, type Report } from '@sentinela/contract';
 import { IconFileUpload, IconFileZip, IconFilter, IconRefresh, IconSignature } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { SignatureLine } from '../../../components/compliance/SignatureLine';
+import { CardLine } from '../../../components/CardLine';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { RetryAlert } from '../../../components/QueryStatus';
@@ -39,6 +40,30 @@ export function ReportsPage() {
   // The selection as reports that (still) have a file: a refresh may have dropped or changed rows.
   const chosen = useMemo(() => rows.filter((report) => selected.has(report._id) && report.download_url), [rows, selected]);
 
+  // Ações of a row and of its card on a phone (one function for both).
+  // X11 (ADR 0062): once the file exists, it can be approved with an electronic signature, shown here after.
+  const actionsOf = useCallback(
+    (r: Report) => (
+      <Stack gap={4} align="flex-start">
+        <DownloadAction report={r} />
+        {r.approval ? (
+          // Narrow: the line wraps inside the column instead of widening the table.
+          <Box maw={260}>
+            <SignatureLine signature={r.approval} />
+          </Box>
+        ) : (
+          canGenerate &&
+          r.download_url && (
+            <Button size="compact-xs" variant="light" leftSection={<IconSignature size={14} />} onClick={() => setApproving(r)}>
+              Aprovar
+            </Button>
+          )
+        )}
+      </Stack>
+    ),
+    [canGenerate],
+  );
+
   const columns = useMemo<DataTableColumn<Report>[]>(
     () => [
       {
@@ -58,31 +83,9 @@ export function ReportsPage() {
       { key: 'period', header: 'Período', render: (r) => <PeriodText report={r} /> },
       { key: 'generated', header: 'Gerado em', render: (r) => <NoWrap>{reportGeneratedAt(r)}</NoWrap> },
       { key: 'type', header: 'Tipo', render: reportType },
-      {
-        key: 'actions',
-        header: 'Ações',
-        // X11 (ADR 0062): once the file exists, it can be approved with an electronic signature, shown here after.
-        render: (r) => (
-          <Stack gap={4} align="flex-start">
-            <DownloadAction report={r} />
-            {r.approval ? (
-              // Narrow: the line wraps inside the column instead of widening the table.
-              <Box maw={260}>
-                <SignatureLine signature={r.approval} />
-              </Box>
-            ) : (
-              canGenerate &&
-              r.download_url && (
-                <Button size="compact-xs" variant="light" leftSection={<IconSignature size={14} />} onClick={() => setApproving(r)}>
-                  Aprovar
-                </Button>
-              )
-            )}
-          </Stack>
-        ),
-      },
+      { key: 'actions', header: 'Ações', render: actionsOf },
     ],
-    [canGenerate],
+    [actionsOf],
   );
 
   const closeUpload = () => {
@@ -159,6 +162,7 @@ export function ReportsPage() {
             isSelectable: (r) => !!r.download_url,
             rowLabel: (r) => `Selecionar ${reportName(r)} (${reportType(r)})`,
           }}
+          renderCards={(page, selectBox) => <ReportCards reports={page} selectBox={selectBox} actions={actionsOf} />}
         />
       )}
 
@@ -206,12 +210,61 @@ function PeriodFilters({ onApply }: { onApply: (filters: ReportListFilters) => v
   );
 }
 
+/**
+ * The reports on a phone: one card per report instead of a table scrolled sideways, whose Baixar relatório and
+ * Aprovar sat off screen. The same fields as the table's columns, the report's box (for Baixar selecionados) and the
+ * same actions as its row.
+ */
+function ReportCards({
+  reports,
+  selectBox,
+  actions,
+}: {
+  reports: readonly Report[];
+  selectBox: (report: Report) => ReactNode;
+  actions: (report: Report) => ReactNode;
+}) {
+  return (
+    <Stack gap="sm" data-testid="report-cards">
+      {reports.map((r) => (
+        <Card key={r._id} withBorder radius="md" padding="sm" data-testid="report-card">
+          <Stack gap={6}>
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <Group align="flex-start" wrap="nowrap" gap="xs" style={{ minWidth: 0 }}>
+                {selectBox(r)}
+                <div style={{ minWidth: 0 }}>
+                  <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {reportName(r)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {reportKindName(r)}
+                  </Text>
+                </div>
+              </Group>
+              <Box style={{ flexShrink: 0 }}>
+                <ReportStatusBadge report={r} />
+              </Box>
+            </Group>
+            <CardLine label="Mac">{r.mac ?? EMPTY}</CardLine>
+            <CardLine label="Período">
+              <PeriodText report={r} span />
+            </CardLine>
+            <CardLine label="Gerado em">{reportGeneratedAt(r)}</CardLine>
+            <CardLine label="Tipo">{reportType(r)}</CardLine>
+            {actions(r)}
+          </Stack>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
 /** A period breaks only at its dash, never inside a date. */
-function PeriodText({ report }: { report: Report }) {
+function PeriodText({ report, span = false }: { report: Report; span?: boolean }) {
   const ends = reportPeriodEnds(report);
   if (!ends) return <NoWrap>{EMPTY}</NoWrap>;
   return (
-    <Text size="sm">
+    <Text size="sm" span={span}>
       <NoWrap>{ends.from} –</NoWrap> <NoWrap>{ends.to}</NoWrap>
     </Text>
   );
