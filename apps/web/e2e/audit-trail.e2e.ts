@@ -130,7 +130,7 @@ describe('X11 audit trail, reasons and signatures in the browser', () => {
     await signed.waitFor();
     expect(await signed.innerText()).toMatch(/Assinado eletronicamente por Vida Farma Administração \(vida\.adm\) em .* — Aprovado/);
     await screenshot(page, 'x11-reports-approved');
-    // At a phone's width the page itself never scrolls sideways (the table scrolls in its own box).
+    // At a phone's width the page itself never scrolls sideways (each report is a card there, its signature in it).
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByTestId('signature-line').first().waitFor();

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { e2e } from './environment';
 
 const FLAGS = [
@@ -69,4 +69,25 @@ export function travelEntry(page: Page) {
 /** An alarm of a device's Alarmes tab, whatever the width: a table row on desktop, a card on phones. */
 export function alarmEntry(page: Page) {
   return page.getByRole('row').or(page.getByTestId('alarm-card'));
+}
+
+/** A report of Relatórios, whatever the width: a table row on desktop, a card on phones (same texts, box and actions). */
+export function reportEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('report-card'));
+}
+
+/**
+ * Fails unless every button, link and checkbox of `entry` lies inside a `width`-wide viewport: a phone's list puts
+ * no action off screen.
+ */
+export async function expectActionsInView(entry: Locator, width: number) {
+  const actions = entry.locator('button, a, input[type=checkbox]');
+  const count = await actions.count();
+  if (count === 0) throw new Error('no action in the entry');
+  for (let i = 0; i < count; i += 1) {
+    const action = actions.nth(i);
+    const box = await action.boundingBox();
+    const name = (await action.getAttribute('aria-label')) ?? (await action.innerText());
+    if (!box || box.x < 0 || box.x + box.width > width) throw new Error(`"${name}" lies outside the ${width} px viewport: ${JSON.stringify(box)}`);
+  }
 }

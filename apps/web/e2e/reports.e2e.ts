@@ -6,7 +6,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { CLIENT_VERSION } from '@sentinela/contract';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, reportEntry, screenshot, watchCspViolations } from './browser';
 import { e2e } from './environment';
 
 /** Issue 5: exports, /reports, the Excel generator and the public report validator, on the real server in Chromium. */
@@ -244,9 +244,18 @@ describe('reports (R1, R3–R6)', () => {
     await login(page, 'aurora.adm');
     await page.waitForURL('**/my-devices');
     await page.goto('/reports');
-    await page.getByRole('row').filter({ hasText: DEVICE }).first().waitFor();
+    // Each report is a card (ADR 0090): no table scrolled sideways, its box and actions in view.
+    const cards = reportEntry(page).filter({ hasText: DEVICE });
+    await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2);
+    expect(await page.getByRole('table').count()).toBe(0);
     await noSidewaysScroll(page);
+    for (const card of await cards.all()) await expectActionsInView(card, PHONE.width);
     await screenshot(page, 'reports-list-390');
+
+    // A card's Baixar relatório saves the file, as its row does on a desktop.
+    const ready = cards.filter({ hasText: 'Tipo: PDF' }).getByRole('button', { name: 'Baixar relatório', disabled: false });
+    const single = await downloadOf(page, () => ready.first().click());
+    expect(single.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     await page.getByRole('button', { name: 'Gerar relatórios' }).click();
     await page.getByRole('dialog', { name: 'Enviar arquivo excel' }).getByText('Enviar modelo excel').waitFor();
