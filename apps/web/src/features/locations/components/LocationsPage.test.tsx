@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler } from '../../../test/fetch';
 import { makeSession } from '../../../test/fixtures';
+import { asPhone } from '../../../test/phone';
 import { renderApp } from '../../../test/render';
 
 // Leaflet and the socket are covered in Chromium (e2e); here the maps are stubs that report picks, and live is off.
@@ -58,6 +59,36 @@ describe('/locations "Locais" (A8)', () => {
     expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Loja Centro', 'Rua A, 1', '2', 'EditarLocalDispositivosRemover']);
     await userEvent.click(within(row).getByRole('button', { name: 'Local' }));
     expect(screen.getByTestId('locations-map').textContent).toBe('-23.5,-46.6');
+  });
+
+  it('on a phone, shows each location as a card with its row\'s contents and actions: Local centres the map, Editar and Remover open theirs', async () => {
+    asPhone();
+    open(routes(false));
+    await screen.findByText('Loja Centro', {}, { timeout: 10_000 });
+    // No table scrolled sideways: one card per location.
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = screen.getByTestId('location-card');
+    expect(card.textContent).toContain('Endereço: Rua A, 1');
+    expect(card.textContent).toContain('Dispositivos: 2');
+    expect(within(card).getAllByRole('button').map((b) => b.textContent)).toEqual(['Editar', 'Local', 'Dispositivos', 'Remover']);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Local' }));
+    expect(screen.getByTestId('locations-map').textContent).toBe('-23.5,-46.6');
+    await userEvent.click(within(card).getByRole('button', { name: 'Editar' }));
+    const form = await screen.findByRole('dialog', { name: 'Editar Local' });
+    expect((within(form).getByLabelText(/^Nome/) as HTMLInputElement).value).toBe('Loja Centro');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Editar Local' })).toBeNull());
+    await userEvent.click(within(card).getByRole('button', { name: 'Remover' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Remover local' });
+    expect(confirm.textContent).toContain('Deseja remover o local Loja Centro?');
+  });
+
+  it('on a phone, an ordinary user\'s card has only Local and Dispositivos', async () => {
+    asPhone();
+    open(routes(false), 3);
+    await screen.findByText('Loja Centro', {}, { timeout: 10_000 });
+    expect(within(screen.getByTestId('location-card')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Local', 'Dispositivos']);
   });
 
   it('says "Erro!: Não foi possível encontrar locais." when the list fails', async () => {

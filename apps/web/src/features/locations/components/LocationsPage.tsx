@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, LOCATION_MESSAGES, MSG, Profile, type LatLng, type Location } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { CardLine } from '../../../components/CardLine';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
@@ -66,9 +67,41 @@ export function LocationsPage() {
     });
   };
 
+  // Ações of a row and of its card on a phone (one function for both); the row keeps them on one line, a card wraps them.
+  const actionsOf = (l: Location) => (
+    <>
+      {canManage && (
+        <Button size="xs" variant="light" onClick={() => setForm({ opened: true, location: l })}>
+          Editar
+        </Button>
+      )}
+      <Button size="xs" variant="default" onClick={() => centreOn(l)} disabled={l.latitude === null || l.longitude === null}>
+        Local
+      </Button>
+      <Button size="xs" variant="default" onClick={() => setDevicesOf(l)}>
+        Dispositivos
+      </Button>
+      {canManage && (
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          onClick={() => {
+            setRemoving(l);
+            reason.reset();
+            setConfirming(true);
+          }}
+        >
+          Remover
+        </Button>
+      )}
+    </>
+  );
+
+  const showEnterprise = user.profile._id === Profile.SuperAdmin;
   const columns: DataTableColumn<Location>[] = [
     { key: 'name', header: 'Nome', render: (l) => l.name, sortValue: (l) => l.name },
-    ...(user.profile._id === Profile.SuperAdmin
+    ...(showEnterprise
       ? [{ key: 'enterprise', header: 'Empresa', render: (l: Location) => l.enterprise.name, sortValue: (l: Location) => l.enterprise.name }]
       : []),
     { key: 'address', header: 'Endereço', render: (l) => l.address ?? '--' },
@@ -78,31 +111,7 @@ export function LocationsPage() {
       header: 'Ações',
       render: (l) => (
         <Group gap="xs" wrap="nowrap">
-          {canManage && (
-            <Button size="xs" variant="light" onClick={() => setForm({ opened: true, location: l })}>
-              Editar
-            </Button>
-          )}
-          <Button size="xs" variant="default" onClick={() => centreOn(l)} disabled={l.latitude === null || l.longitude === null}>
-            Local
-          </Button>
-          <Button size="xs" variant="default" onClick={() => setDevicesOf(l)}>
-            Dispositivos
-          </Button>
-          {canManage && (
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              onClick={() => {
-                setRemoving(l);
-                reason.reset();
-                setConfirming(true);
-              }}
-            >
-              Remover
-            </Button>
-          )}
+          {actionsOf(l)}
         </Group>
       ),
     },
@@ -137,6 +146,7 @@ export function LocationsPage() {
         searchPlaceholder="Pesquisar Locais"
         emptyText={locations.isError ? LOCATION_MESSAGES.loadFailed : 'Nenhum registro de locais encontrado.'}
         loading={locations.isPending && !locations.isError}
+        renderCards={(rows) => <LocationCards locations={rows} showEnterprise={showEnterprise} actions={actionsOf} />}
       />
       {canMap && <MappingStudiesSection user={user} locations={locations.data ?? []} />}
       <LocationFormModal
@@ -164,6 +174,40 @@ export function LocationsPage() {
       >
         {`Deseja remover o local ${removing?.name ?? ''}? Os grupos dele serão removidos e os dispositivos ficarão sem local (continuam monitorados).`}
       </ConfirmModal>
+    </Stack>
+  );
+}
+
+/**
+ * Locais on a phone: one card per location instead of a table scrolled sideways, whose Editar, Local, Dispositivos
+ * and Remover sat off screen. The same fields as the table's columns and the same actions as its row.
+ */
+function LocationCards({
+  locations,
+  showEnterprise,
+  actions,
+}: {
+  locations: readonly Location[];
+  showEnterprise: boolean;
+  actions: (location: Location) => ReactNode;
+}) {
+  return (
+    <Stack gap="sm" data-testid="location-cards">
+      {locations.map((l) => (
+        <Card key={l._id} withBorder radius="md" padding="sm" data-testid="location-card">
+          <Stack gap={6}>
+            <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {l.name}
+            </Text>
+            {showEnterprise && <CardLine label="Empresa">{l.enterprise.name}</CardLine>}
+            <CardLine label="Endereço">{l.address ?? '--'}</CardLine>
+            <CardLine label="Dispositivos">{formatInteger(l.devices)}</CardLine>
+            <Group gap="xs" wrap="wrap">
+              {actions(l)}
+            </Group>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }

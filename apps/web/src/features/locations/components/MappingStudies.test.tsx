@@ -6,6 +6,8 @@ import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest } from '../../../test/fetch';
 import { makeDevice, makeSession } from '../../../test/fixtures';
 import { makeReport } from '../../../test/report-fixtures';
+import { captureDownloads, fileResponse } from '../../../test/download';
+import { asPhone } from '../../../test/phone';
 import { renderApp } from '../../../test/render';
 
 // Leaflet and the socket are covered in Chromium; here the map is a stub and live is off.
@@ -28,6 +30,8 @@ function study(status: 1 | 2): MappingStudy {
   };
 }
 
+const STUDY_PDF = new Uint8Array(1500).fill(3);
+
 function open(studies: () => MappingStudy[], post: (request: RecordedRequest) => Response = () => errorResponse(500, 'x'), profileId: 2 | 3 = 2) {
   startSession(makeSession(profileId));
   const handler: Handler = (request) => {
@@ -36,6 +40,7 @@ function open(studies: () => MappingStudy[], post: (request: RecordedRequest) =>
     if (path === '/api/locations/devices') return jsonResponse([]);
     if (path === '/api/beacon-device/all') return jsonResponse(DEVICES);
     if (path === '/api/mapping-studies') return request.method === 'POST' ? post(request) : jsonResponse(studies());
+    if (path.startsWith('/api/report/files/')) return fileResponse(STUDY_PDF, 'Mapeamento-Qualificacao-de-verao_2026-11-01_2026-11-02.pdf');
     return errorResponse(404, 'Rota não encontrada.');
   };
   const mock = mockFetch(handler);
@@ -101,6 +106,28 @@ describe('X12 Locais: "Estudos de mapeamento térmico" (ADR 0083)', () => {
     const section = within(await screen.findByTestId('mapping-studies', {}, { timeout: 10_000 }));
     const row = (await section.findByText('Qualificação de verão')).closest('tr')!;
     expect((within(row).getByRole('button', { name: /Baixar PDF/ }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('on a phone, shows each study as a card with its row\'s contents, and its Baixar PDF saves the report', async () => {
+    asPhone();
+    const saved = captureDownloads();
+    open(() => [study(2), { ...study(1), _id: 's2', name: 'Qualificação de inverno' }]);
+    const section = within(await screen.findByTestId('mapping-studies', {}, { timeout: 10_000 }));
+    await section.findByText('Qualificação de verão');
+    expect(section.queryByRole('table')).toBeNull();
+    const [generated, queued] = section.getAllByTestId('study-card');
+    expect(within(generated!).getByTestId('report-status').textContent).toBe('Gerado');
+    expect(generated!.textContent).toContain('Local: Câmara Fria 2');
+    expect(generated!.textContent).toContain('Período: 01/11/2026 00:00 a 02/11/2026 00:00');
+    expect(generated!.textContent).toContain('Sensores: 2');
+    expect(generated!.textContent).toContain('Faixa: 2,00 a 8,00 °C');
+    expect(within(queued!).getByTestId('report-status').textContent).toBe('Em processamento');
+    expect((within(queued!).getByRole('button', { name: /Baixar PDF/ }) as HTMLButtonElement).disabled).toBe(true);
+
+    await userEvent.click(within(generated!).getByRole('button', { name: /Baixar PDF/ }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]?.name).toBe('Mapeamento-Qualificacao-de-verao_2026-11-01_2026-11-02.pdf');
+    expect(new Uint8Array(await saved[0]!.blob.arrayBuffer())).toEqual(STUDY_PDF);
   });
 
   it('is not offered to an ordinary user', async () => {

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ReportStatus, type Location, type MappingStudy, type SessionUser } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { CardLine } from '../../../components/CardLine';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { downloadReport, reportErrorMessage } from '../../../components/report-export/download';
 import { ReportStatusBadge } from '../../../components/report-export/ReportStatusBadge';
@@ -30,9 +31,23 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
       .finally(() => setDownloading(null));
   };
 
+  // Ações of a row and of its card on a phone (one function for both).
+  const actionsOf = (s: MappingStudy) => (
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconDownload size={14} />}
+      disabled={s.report.status.id !== ReportStatus.Generated || !s.report.download_url}
+      loading={downloading === s._id}
+      onClick={() => download(s)}
+    >
+      Baixar PDF
+    </Button>
+  );
+
   const columns: DataTableColumn<MappingStudy>[] = [
     { key: 'name', header: 'Estudo', render: (s) => s.name, sortValue: (s) => s.name },
-    // Right after the name: on a phone the table scrolls sideways, and the report's state is what one comes to see.
+    // Right after the name: the report's state is what one comes to see.
     { key: 'status', header: 'Relatório', render: (s) => <ReportStatusBadge report={s.report} /> },
     { key: 'location', header: 'Local', render: (s) => s.location?.name ?? '--', sortValue: (s) => s.location?.name ?? '' },
     {
@@ -43,22 +58,7 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
     },
     { key: 'sensors', header: 'Sensores', render: (s) => String(s.sensors.length), sortValue: (s) => s.sensors.length },
     { key: 'limits', header: 'Faixa', render: (s) => `${formatDecimal(s.min)} a ${formatDecimal(s.max)} °C` },
-    {
-      key: 'actions',
-      header: 'Ações',
-      render: (s) => (
-        <Button
-          size="xs"
-          variant="light"
-          leftSection={<IconDownload size={14} />}
-          disabled={s.report.status.id !== ReportStatus.Generated || !s.report.download_url}
-          loading={downloading === s._id}
-          onClick={() => download(s)}
-        >
-          Baixar PDF
-        </Button>
-      ),
-    },
+    { key: 'actions', header: 'Ações', render: actionsOf },
   ];
 
   return (
@@ -87,8 +87,39 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
         searchPlaceholder="Pesquisar estudos"
         emptyText={studies.isError ? LOAD_FAILED : 'Nenhum estudo de mapeamento térmico. Use "Novo estudo" para qualificar um espaço.'}
         loading={studies.isPending && !studies.isError}
+        renderCards={(rows) => <StudyCards studies={rows} actions={actionsOf} />}
       />
       <MappingStudyFormModal opened={opened} onClose={() => setOpened(false)} user={user} locations={locations} />
+    </Stack>
+  );
+}
+
+/**
+ * The studies on a phone: one card per study instead of a table scrolled sideways, whose Baixar PDF sat off screen.
+ * The same fields as the table's columns and the same action as its row.
+ */
+function StudyCards({ studies, actions }: { studies: readonly MappingStudy[]; actions: (study: MappingStudy) => ReactNode }) {
+  return (
+    <Stack gap="sm" data-testid="study-cards">
+      {studies.map((s) => (
+        <Card key={s._id} withBorder radius="md" padding="sm" data-testid="study-card">
+          <Stack gap={6}>
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {s.name}
+              </Text>
+              <Box style={{ flexShrink: 0 }}>
+                <ReportStatusBadge report={s.report} />
+              </Box>
+            </Group>
+            <CardLine label="Local">{s.location?.name ?? '--'}</CardLine>
+            <CardLine label="Período">{`${formatDateTimeMinutes(s.from)} a ${formatDateTimeMinutes(s.to)}`}</CardLine>
+            <CardLine label="Sensores">{String(s.sensors.length)}</CardLine>
+            <CardLine label="Faixa">{`${formatDecimal(s.min)} a ${formatDecimal(s.max)} °C`}</CardLine>
+            <Group>{actions(s)}</Group>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }
