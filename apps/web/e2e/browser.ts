@@ -76,6 +76,11 @@ export function reportEntry(page: Page) {
   return page.getByRole('row').or(page.getByTestId('report-card'));
 }
 
+/** A location of Locais, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
+export function locationEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('location-card'));
+}
+
 /**
  * Fails unless every button, link and checkbox of `entry` lies inside a `width`-wide viewport: a phone's list puts
  * no action off screen.

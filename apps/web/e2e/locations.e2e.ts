@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { expectActionsInView, launchBrowser, locationEntry, login, newPage, screenshot, watchCspViolations } from './browser';
 import { e2e } from './environment';
 
 /**
@@ -129,7 +129,23 @@ describe('Locais', () => {
     await page.getByRole('dialog').getByTestId('geocoder-off').waitFor();
     await page.getByRole('dialog').getByRole('region', { name: 'Mapa para marcar a posição do local' }).waitFor();
     await screenshot(page, 'locations-form-phone');
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click();
+    // Saved from the phone, the location is a card (ADR 0090): no table, its actions in view and working.
+    const form = page.getByRole('dialog');
+    await form.getByLabel('Nome').fill('Posto Asa Norte');
+    await form.getByRole('region', { name: 'Mapa para marcar a posição do local' }).click();
+    await form.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Local cadastrado com sucesso!').waitFor();
+    await form.waitFor({ state: 'detached' });
+    const card = locationEntry(page).filter({ hasText: 'Posto Asa Norte' });
+    await card.waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await card.innerText()).toContain('Dispositivos: 0');
+    await expectActionsInView(card, 390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'locations-cards-phone');
+    await card.getByRole('button', { name: 'Dispositivos' }).click();
+    await page.getByRole('dialog').getByLabel('Novo grupo').waitFor();
+    await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     await page.route('**/api/locations', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"statusCode":500,"code":"INTERNAL","error":"x"}' }));

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, login, newPage, screenshot } from './browser';
+import { expectActionsInView, launchBrowser, login, newPage, screenshot } from './browser';
 
 /** X12 (issue 24 point 4, ADR 0083): an administrator starts a thermal mapping study under Locais and downloads its PDF. */
 let browser: Browser;
@@ -67,10 +67,14 @@ describe('thermal mapping studies (X12)', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     await context.close();
 
-    // A phone: the section and the form fit 390 px.
+    // A phone: the section and the form fit 390 px; the study is a card (ADR 0090), no table, its Baixar PDF in view.
     const phone = await newPage(browser, PHONE);
     await openSection(phone.page);
-    await phone.page.getByText('Câmara fria — qualificação').first().waitFor();
+    const card = phone.page.getByTestId('study-card').filter({ hasText: 'Câmara fria — qualificação' });
+    await card.waitFor();
+    expect(await phone.page.getByTestId('mapping-studies').getByRole('table').count()).toBe(0);
+    expect(await card.innerText()).toMatch(/Local: .+\nPeríodo: \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} a \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\nSensores: 2\nFaixa: /);
+    await expectActionsInView(card, PHONE.width);
     await screenshot(phone.page, 'mapping-studies-list-phone');
     await phone.page.getByRole('button', { name: 'Novo estudo' }).click();
     await phone.page.getByRole('dialog', { name: 'Novo estudo de mapeamento térmico' }).waitFor();
