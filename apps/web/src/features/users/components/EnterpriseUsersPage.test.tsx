@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, type RecordedRequest, screenRequests } from '../../../test/fetch';
 import { makeEnterprise, makeSession, makeUser } from '../../../test/fixtures';
+import { asPhone } from '../../../test/phone';
 import { renderApp } from '../../../test/render';
 
 const CLIENT_ID = 'e0000000-0000-4000-8000-000000000001';
@@ -76,6 +77,39 @@ describe('/enterprise-users (M4)', () => {
     expect(within(rowOf('Aurora Administração')).queryByRole('button')).toBeNull();
     expect(screenRequests(requests).map((r) => r.url).sort()).toEqual([`/api/client/${CLIENT_ID}`, `/api/users-by-client/${CLIENT_ID}?disabled=false`]);
     expect(screen.getByRole('tab', { name: 'Ativos' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('on a phone, shows each user as a card with its row\'s contents and actions; Desativar asks, as the row\'s does', async () => {
+    asPhone();
+    open(`/enterprise-users?id=${CLIENT_ID}`, server([admin, joao]));
+    await screen.findByText('João Silva');
+    // No table scrolled sideways: one card per user.
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = screen.getAllByTestId('user-card');
+    const card = cards.find((c) => within(c).queryByText('João Silva'))!;
+    expect(card.textContent).toContain('Usuário: joao.silva');
+    expect(card.textContent).toContain('Data de criação: 05/03/2024 10:00:00');
+    expect(card.textContent).toContain('Dispositivos vinculados: 2');
+    expect([...card.querySelectorAll('a, button')].map((b) => b.textContent)).toEqual([
+      'Dispositivos',
+      'Editar',
+      'Logs',
+      'Trilha',
+      'Alterar senha',
+      'Desativar',
+    ]);
+    expect(within(card).getByRole('link', { name: 'Dispositivos' }).getAttribute('href')).toMatch(
+      new RegExp(`^/add-beacons\\?id=[^&]+&numDevices=2&eID=${CLIENT_ID}$`),
+    );
+    // The signed-in owner's card: Proprietário, and Você instead of actions.
+    const mine = cards.find((c) => within(c).queryByText('Aurora Administração'))!;
+    expect(within(mine).getByText('Proprietário')).toBeTruthy();
+    expect(within(mine).getByText('Você')).toBeTruthy();
+    expect(within(mine).queryByRole('button')).toBeNull();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Desativar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Desativar usuário' });
+    expect(dialog.textContent).toContain('Deseja desativar o usuário João Silva?');
   });
 
   it("an enterprise admin without id sees its own enterprise's users", async () => {

@@ -1,10 +1,11 @@
 import '@mantine/core/styles/Tabs.css';
-import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, Profile, standingOf, userActionRefusal, type UserAction, type UserDetail } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { CardLine } from '../../../components/CardLine';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
@@ -70,7 +71,8 @@ export function EnterpriseUsersPage() {
     );
   };
 
-  const actions = (u: UserDetail) => {
+  // Ações of a row (one line) and of its card on a phone (wrapped): one function for both.
+  const actions = (u: UserDetail, wrap: 'nowrap' | 'wrap' = 'nowrap') => {
     // Nobody deactivates or resets themselves here (the server refuses it too).
     if (u._id === me._id) return <Badge variant="outline" style={{ minWidth: 'max-content' }}>
           Você
@@ -78,7 +80,7 @@ export function EnterpriseUsersPage() {
     // The contract's one rule of who acts on whom (ADR 57): a second administrator sees the owner's logs only.
     const may = (action: UserAction) => userActionRefusal(standingOf(me), standingOf(u), action) === null;
     return (
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs" wrap={wrap}>
         {may('link-devices') && (
           <Button
             size="xs"
@@ -138,9 +140,7 @@ export function EnterpriseUsersPage() {
         u.isOwner ? (
           <Group gap={6} wrap="nowrap">
             {u.name}
-            <Badge size="xs" variant="light" color="grape">
-              Proprietário
-            </Badge>
+            <OwnerBadge />
           </Group>
         ) : (
           u.name
@@ -160,7 +160,7 @@ export function EnterpriseUsersPage() {
       render: (u) => formatInteger(u.available_devices.length),
       sortValue: (u) => u.available_devices.length,
     },
-    { key: 'actions', header: 'Ações', render: actions },
+    { key: 'actions', header: 'Ações', render: (u) => actions(u) },
   ];
 
   const back = me.profile._id === Profile.SuperAdmin ? { to: paths.enterprises, label: 'Empresas' } : { to: paths.selectUser, label: 'Usuários' };
@@ -173,6 +173,7 @@ export function EnterpriseUsersPage() {
       searchPlaceholder="Pesquisar usuários"
       emptyText="Nada encontrado..."
       loading={users.isPending && !users.isError}
+      renderCards={(rows) => <UserCards users={rows} actions={(u) => actions(u, 'wrap')} />}
     />
   );
 
@@ -234,6 +235,41 @@ export function EnterpriseUsersPage() {
           ? `Deseja ativar o usuário ${toggleTarget.name}? Ele poderá entrar novamente.`
           : `Deseja desativar o usuário ${toggleTarget?.name ?? ''}? Ele não poderá entrar até ser ativado novamente, e as sessões abertas serão encerradas.`}
       </ConfirmModal>
+    </Stack>
+  );
+}
+
+function OwnerBadge() {
+  return (
+    <Badge size="xs" variant="light" color="grape">
+      Proprietário
+    </Badge>
+  );
+}
+
+/**
+ * The users on a phone: one card per user instead of a table scrolled sideways, whose Dispositivos, Editar, Logs,
+ * Trilha, Alterar senha and Desativar sat off screen. The same fields as the table's columns and the row's actions.
+ */
+function UserCards({ users, actions }: { users: readonly UserDetail[]; actions: (user: UserDetail) => ReactNode }) {
+  return (
+    <Stack gap="sm" data-testid="user-cards">
+      {users.map((u) => (
+        <Card key={u._id} withBorder radius="md" padding="sm" data-testid="user-card">
+          <Stack gap={6}>
+            <Group gap={6} align="center">
+              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {u.name}
+              </Text>
+              {u.isOwner && <OwnerBadge />}
+            </Group>
+            <CardLine label="Usuário">{u.username}</CardLine>
+            <CardLine label="Data de criação">{formatDateTime(u.created_at)}</CardLine>
+            <CardLine label="Dispositivos vinculados">{formatInteger(u.available_devices.length)}</CardLine>
+            <div>{actions(u)}</div>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }
