@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot } from './browser';
+import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, screenshot, userEntry } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -266,8 +266,18 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
 
     const aurora = await signedIn('aurora.adm', DEMO_PASSWORD, MOBILE);
     await aurora.page.goto('/enterprise-users');
-    await rowWith(aurora.page, 'João Silva').waitFor();
+    // Each user is a card (ADR 0090): no table scrolled sideways, every action in view and working.
+    const joao = userEntry(aurora.page).filter({ hasText: 'João Silva' });
+    await joao.waitFor();
+    expect(await aurora.page.getByRole('table').count()).toBe(0);
+    expect(await joao.innerText()).toContain('Usuário: joao.silva');
+    await expectActionsInView(joao, MOBILE.width);
     await screenshot(aurora.page, 'enterprise-users-mobile');
+    await joao.getByRole('button', { name: 'Desativar' }).click();
+    const confirm = aurora.page.getByRole('dialog', { name: 'Desativar usuário' });
+    await confirm.getByText('Deseja desativar o usuário João Silva?').waitFor();
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
+    await confirm.waitFor({ state: 'detached' });
     await aurora.page.goto('/select-user');
     await rowWith(aurora.page, 'João Silva').waitFor();
     await screenshot(aurora.page, 'select-user-mobile');

@@ -81,6 +81,11 @@ export function locationEntry(page: Page) {
   return page.getByRole('row').or(page.getByTestId('location-card'));
 }
 
+/** A user of Usuários da empresa, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
+export function userEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('user-card'));
+}
+
 /**
  * Fails unless every button, link and checkbox of `entry` lies inside a `width`-wide viewport: a phone's list puts
  * no action off screen.
