@@ -101,7 +101,10 @@ describe('X11 audit trail export: signed CSV', () => {
     expect(ok.stderr).toContain('Verification successful');
     const edited = await onDisk('edited.csv', Buffer.from(csv.toString('utf8').replace('ajuste do limite', 'ajuste do limitE')));
     await expect(verify(edited)).rejects.toThrow(/Verification failure|digest failure/i);
-    expect(Buffer.from(files['LEIA-ME.txt']!).toString('utf8')).toContain('openssl cms -verify -binary -inform DER');
+    const readme = Buffer.from(files['LEIA-ME.txt']!).toString('utf8');
+    expect(readme).toContain('openssl cms -verify -binary -inform DER');
+    // No TSA set (REPORT_TSA_URL empty): the README says nothing of a timestamp.
+    expect(readme).not.toContain('carimbo');
 
     const [entry] = await exportEntries();
     expect(entry!.after).toMatchObject({ format: 'csv', filters: { entity: 'device', entity_id: ids.chamber }, sha256: createHash('sha256').update(res.rawPayload).digest('hex') });

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { unzipSync } from 'fflate';
 import type { InvoiceListResponse, Report, ReportValidation } from '@sentinela/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutgoingClient } from '../src/lib/outgoing/outgoing-client';
@@ -73,6 +76,14 @@ async function pdfsigOf(name: string, data: Buffer): Promise<string> {
   const file = path.join(dir, name);
   await writeFile(file, data);
   return pdfsig(file);
+}
+
+const execFileAsync = promisify(execFile);
+
+async function writeIn(folder: string, name: string, data: Uint8Array): Promise<string> {
+  const file = path.join(folder, name);
+  await writeFile(file, data);
+  return file;
 }
 
 const row = (id: string) => ctx.db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -219,6 +230,34 @@ describe('a TSA that fails never loses the report', () => {
     const [stamp] = signatureTimestamps(signature!.contents);
     expect(await opensslVerifiesToken(tsa, stamp!.token, stamp!.signatureValue)).toBe(true);
     expect(pdfTimestamps(res.rawPayload)).toEqual([expect.objectContaining({ kind: 'signature', valid: true, authority: tsa.authority })]);
+  });
+
+  it('an audit trail CSV export: its detached signature carries the timestamp (CAdES-T) and the README names it; garbage from the TSA: unstamped, and said', async () => {
+    const exportCsv = async () => {
+      const res = await ctx.request('GET', '/api/audit-trail/export/csv', tokens['aurora.adm']!);
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      const files = unzipSync(new Uint8Array(res.rawPayload));
+      const csv = await writeIn(dir, 'trail.csv', files['trilha-de-auditoria.csv']!);
+      const p7s = Buffer.from(files['trilha-de-auditoria.csv.p7s']!);
+      const signature = await writeIn(dir, 'trail.csv.p7s', p7s);
+      // The CSV's signature verifies whether or not it carries a token (unsigned attributes are outside what it signs).
+      const verified = await execFileAsync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', signature, '-content', csv, '-noverify', '-out', '/dev/null']);
+      expect(verified.stderr).toContain('Verification successful');
+      return { stamps: signatureTimestamps(p7s), readme: Buffer.from(files['LEIA-ME.txt']!).toString('utf8') };
+    };
+
+    tsa.answer = { kind: 'reply' };
+    const stamped = await exportCsv();
+    expect(stamped.stamps).toHaveLength(1);
+    expect(await opensslVerifiesToken(tsa, stamped.stamps[0]!.token, stamped.stamps[0]!.signatureValue)).toBe(true);
+    expect(stamped.readme).toContain(`A assinatura traz um carimbo de tempo RFC 3161 (CAdES-T) de ${tsa.authority}, de `);
+
+    tsa.answer = { kind: 'garbage' };
+    const unstamped = await exportCsv();
+    tsa.answer = { kind: 'reply' };
+    expect(unstamped.stamps).toEqual([]);
+    expect(unstamped.readme).toContain('esta assinatura não tem carimbo de tempo. Exporte de novo para obter um.');
+    expect(unstamped.readme).not.toContain('RFC 3161 (CAdES-T)');
   });
 
   it('hanging past REPORT_TSA_TIMEOUT_MS, or answering garbage: an invoice is still handed out, signed, without a timestamp', async () => {

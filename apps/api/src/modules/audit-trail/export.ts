@@ -10,7 +10,7 @@ import type { AuthContext } from '../../plugins/auth';
 import { zonedClock } from '../../reports/format';
 import { renderAuditTrailPdf } from '../../reports/pdf/audit-trail-document';
 import { loadOrCreateSigningIdentity, type SigningIdentity } from '../../reports/signing/certificate';
-import { signDetached, signPdfWithTimestamp } from '../../reports/signing/sign-pdf';
+import { signDetachedWithTimestamp, signPdfWithTimestamp, type TimestampOutcome } from '../../reports/signing/sign-pdf';
 import type { Timestamper } from '../../reports/signing/tsa-client';
 import type { SigningSource } from '../reports/render/render-task';
 import { auditTrailCsv } from './export-csv';
@@ -31,12 +31,27 @@ export interface AuditExportFile {
 
 const CSV_NAME = 'trilha-de-auditoria.csv';
 
-const README = (signedAt: string) =>
+/** What the README says of the signature's timestamp: its authority and time, or why there is none. */
+function timestampLines(timestamp: TimestampOutcome, dateTime: (d: Date) => string): string[] {
+  if (timestamp.status === 'off') return [];
+  if (timestamp.status === 'missing') {
+    return ['', 'A autoridade de carimbo de tempo não respondeu: esta assinatura não tem carimbo de tempo. Exporte de novo para obter um.'];
+  }
+  return [
+    '',
+    `A assinatura traz um carimbo de tempo RFC 3161 (CAdES-T) de ${timestamp.info.authority}, de ${dateTime(timestamp.info.time)}:`,
+    'prova, por uma autoridade independente da plataforma, que a assinatura (e o CSV que ela cobre) já existia nesse instante.',
+    'Validadores de assinaturas CAdES o conferem; openssl cms -cmsout -print -inform DER mostra o token (id-smime-aa-timeStampToken).',
+  ];
+}
+
+const README = (signedAt: string, timestamp: string[]) =>
   [
     'Trilha de auditoria exportada pela plataforma Sentinela.',
     '',
     `${CSV_NAME}: os registros (UTF-8, separados por ponto e vírgula).`,
     `${CSV_NAME}.p7s: a assinatura digital destacada (CMS/PKCS#7, DER) do arquivo CSV, feita em ${signedAt}.`,
+    ...timestamp,
     '',
     'Para conferir que o CSV não foi alterado desde a exportação:',
     `  openssl cms -verify -binary -inform DER -in ${CSV_NAME}.p7s -content ${CSV_NAME} -noverify -out /dev/null`,
@@ -104,9 +119,11 @@ export class AuditTrailExportService {
         return { data, filename: `trilha-de-auditoria-${day}.pdf`, contentType: 'application/pdf' };
       }
       const csv = auditTrailCsv(entries, (iso) => clock.dateTime(new Date(iso)));
-      const signature = await signDetached(csv, identity, generatedAt);
+      const { cms, timestamp } = await signDetachedWithTimestamp(csv, identity, generatedAt, this.timestamper);
+      const signedAt = `${stamp} (${this.config.reportTimeZone})`;
+      const readme = README(signedAt, timestampLines(timestamp, (d) => `${clock.dateTime(d)} (${this.config.reportTimeZone})`));
       const zip = zipSync(
-        { [CSV_NAME]: csv, [`${CSV_NAME}.p7s`]: signature, 'LEIA-ME.txt': Buffer.from(README(`${stamp} (${this.config.reportTimeZone})`), 'utf8') },
+        { [CSV_NAME]: csv, [`${CSV_NAME}.p7s`]: cms, 'LEIA-ME.txt': Buffer.from(readme, 'utf8') },
         { level: 6, mtime: generatedAt },
       );
       return { data: Buffer.from(zip), filename: `trilha-de-auditoria-${day}.zip`, contentType: 'application/zip' };

@@ -40,6 +40,8 @@ const TIMESTAMP_ROOM = 16 * 1024;
 /** Whether a signature carries a timestamp: off (no TSA set), in the signature (B-T), or missing (the TSA failed). */
 export type TimestampOutcome = { status: 'off' } | { status: 'signature'; info: TimestampInfo } | { status: 'missing'; error: unknown };
 
+const outcomeOf = (info: TimestampInfo | null, error: unknown): TimestampOutcome => (info ? { status: 'signature', info } : { status: 'missing', error });
+
 export interface SignedPdf {
   data: Buffer;
   timestamp: TimestampOutcome;
@@ -89,7 +91,7 @@ class TimestampingSigner extends Signer {
 
   override async sign(data: Buffer, signingTime?: Date): Promise<Buffer> {
     const { cms, timestamp, error } = await this.signer.signWithTimestamp(data, signingTime, this.timestamper, this.maxBytes);
-    this.outcome = timestamp ? { status: 'signature', info: timestamp } : { status: 'missing', error };
+    this.outcome = outcomeOf(timestamp, error);
     return cms;
   }
 }
@@ -172,4 +174,20 @@ function signerFor(identity: SigningIdentity): CmsSigner {
  */
 export function signDetached(data: Buffer, identity: SigningIdentity, signingTime?: Date): Promise<Buffer> {
   return signerFor(identity).sign(data, signingTime);
+}
+
+/**
+ * The same detached signature with, when a `timestamper` is given (REPORT_TSA_URL set), an RFC 3161 signature
+ * timestamp in its unsigned attributes (CAdES-T; ADR 79's B-T for a file that is not a PDF). A TSA that fails leaves
+ * the signature without one, as for a PDF: `timestamp.status` says so.
+ */
+export async function signDetachedWithTimestamp(
+  data: Buffer,
+  identity: SigningIdentity,
+  signingTime: Date | undefined,
+  timestamper: Timestamper | undefined,
+): Promise<{ cms: Buffer; timestamp: TimestampOutcome }> {
+  if (!timestamper) return { cms: await signDetached(data, identity, signingTime), timestamp: { status: 'off' } };
+  const { cms, timestamp, error } = await signerFor(identity).signWithTimestamp(data, signingTime, timestamper, Number.POSITIVE_INFINITY);
+  return { cms, timestamp: outcomeOf(timestamp, error) };
 }
