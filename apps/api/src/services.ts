@@ -260,7 +260,7 @@ export function createServices(
     acknowledge: (press) => alarmDeliveries.acknowledgeFromTelegram(press),
   });
   const auditTrail = new AuditTrailService(db);
-  const seals = new SealService(db, clock, config.reportTimeZone, signing, jobs, log, config.sealCheckMinutes);
+  const seals = new SealService(db, clock, config.reportTimeZone, signing, jobs, log, config.sealCheckMinutes, timestamper);
   return {
     config,
     db,

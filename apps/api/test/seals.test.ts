@@ -97,12 +97,14 @@ describe('X12 sealed days: the job', () => {
       addenda: [],
     });
     expect(body.sha256).toBe(createHash('sha256').update(body.canonical).digest('hex'));
-    const { canonical, signature: _s, sha256: _h, addenda: _a, ...fields } = body;
+    // The signed text is every other field but the chain position, the addenda and the timestamp (ADR 0091).
+    expect(body.timestamp).toBeNull();
+    const { canonical, signature: _s, sha256: _h, addenda: _a, seq: _q, timestamp: _t, ...fields } = body;
     expect(JSON.parse(canonical)).toEqual(fields);
     // The next day (one reading after midnight) waits for its own end.
     expect((await seal(tokens['aurora.adm']!, `date=${addDays(DAY, 1)}`)).statusCode).toBe(404);
     // A run with nothing new seals nothing again.
-    expect(await runJobs()).toEqual({ days: 0, addenda: 0 });
+    expect(await runJobs()).toEqual({ days: 0, addenda: 0, stamped: 0 });
   });
 
   it('X12 chains each enterprise\'s seals: the first to 64 zeros, each to the one before, the demo days included', async () => {
@@ -149,7 +151,10 @@ describe('X12 sealed days: the job', () => {
   });
 
   it('X12 a reading changed in SQL (the immutability trigger switched off) is found by verify, by its MAC', async () => {
-    expect(await verify(`date=${DAY}`)).toEqual({ date: DAY, enterprise: ids['Aurora Alimentos'], ok: true, differing: [] });
+    // No REPORT_TSA_URL: no token dates the seal (ADR 0091).
+    expect(await verify(`date=${DAY}`)).toEqual({
+      date: DAY, enterprise: ids['Aurora Alimentos'], ok: true, differing: [], timestamps: [{ addendum: 0, status: 'none', time: null, authority: null }],
+    });
     const change = (temperature: number) =>
       ctx.db.transaction().execute(async (trx) => {
         await sql`SET LOCAL session_replication_role = replica`.execute(trx);
@@ -165,7 +170,7 @@ describe('X12 sealed days: the job', () => {
     const head = await ctx.db.selectFrom('day_seals').select('sha256').where('enterprise_id', '=', ids['Aurora Alimentos']!).orderBy('seq', 'desc').executeTakeFirstOrThrow();
     const ingested = await postReadings(ctx, [{ mac: MACS.chamber, ts: at(DAY, 15).toISOString(), temperature: 4.5 }]);
     expect(ingested.json()).toMatchObject({ accepted: 1 });
-    expect(await runJobs()).toEqual({ days: 0, addenda: 1 });
+    expect(await runJobs()).toEqual({ days: 0, addenda: 1, stamped: 0 });
     const body = (await seal(tokens['aurora.adm']!, `date=${DAY}`)).json() as DaySeal;
     expect(body.devices[0]!.count).toBe(2);
     expect(body.addenda).toHaveLength(1);
@@ -177,7 +182,7 @@ describe('X12 sealed days: the job', () => {
     // An old day of Aurora's, imported now: it is older than every seal, so the job seals it when it sees it.
     const old = addDays(localDay(ctx.clock.now(), ZONE), -45);
     await insertReadings(ctx.db, [{ deviceNum: chamber, ts: at(old, 12), temperature: 2, humidity: null, battery: null, lat: null, lng: null, travelId: null }]);
-    expect(await runJobs()).toEqual({ days: 1, addenda: 0 });
+    expect(await runJobs()).toEqual({ days: 1, addenda: 0, stamped: 0 });
     expect((await seal(tokens['aurora.adm']!, `date=${old}`)).json()).toMatchObject({ kind: 'day', devices: [{ mac: MACS.chamber, count: 1 }] });
 
     const put = await ctx.request('PUT', '/api/enterprise/retention', tokens['aurora.adm']!, { readings_days: 30, report_files_days: 1827, legal_hold: false, reason: 'Teste de retenção' });

@@ -43,7 +43,29 @@ export type SealDevice = z.infer<typeof SealDevice>;
 export const SealKind = z.enum(['day', 'late', 'retention']);
 export type SealKind = z.infer<typeof SealKind>;
 
+/**
+ * The RFC 3161 timestamp that dates a seal entry (ADR 0091): a token from the time-stamping authority over the
+ * `canonical` of this entry or of a later one of the enterprise's chain (which carries this one's hash through the
+ * `prev_seal_sha256` links between them). Null while no token covers the entry (no REPORT_TSA_URL, or the TSA has
+ * not answered yet).
+ */
+export const SealTimestamp = z.object({
+  /** The chain position of the stamped entry (this entry's `seq`, or a later one). */
+  seq: z.number().int(),
+  /** That entry's SHA-256 (hex): the token's message imprint. */
+  sha256: z.string(),
+  /** When the TSA stamped (the token's genTime). */
+  time: z.string(),
+  /** The subject of the TSA's certificate, most specific first. */
+  authority: z.string(),
+  /** The TimeStampToken (CMS, DER, base64): `openssl ts -verify -token_in -digest <sha256>` checks it. */
+  token: z.string(),
+});
+export type SealTimestamp = z.infer<typeof SealTimestamp>;
+
 const sealFields = {
+  /** The entry's position in the enterprise's chain, from 1. */
+  seq: z.number().int(),
   addendum: z.number().int(),
   kind: SealKind,
   devices: z.array(SealDevice),
@@ -53,8 +75,9 @@ const sealFields = {
   /** Detached CMS (DER, base64) over `canonical`, with the platform's certificate. */
   signature: z.string(),
   sealed_at: z.string(),
-  /** The exact text hashed and signed: the JSON of the other fields, keys sorted, no spaces. */
+  /** The exact text hashed and signed: date, enterprise, addendum, kind, devices, prev_seal_sha256 and sealed_at as JSON, keys sorted, no spaces. */
   canonical: z.string(),
+  timestamp: SealTimestamp.nullable(),
 };
 
 export const SealAddendum = z.object(sealFields);
@@ -76,5 +99,18 @@ export const SealVerifyResult = z.object({
   ok: z.boolean(),
   /** Devices whose stored readings no longer match their latest entry (seal or addendum) of the day. */
   differing: z.array(z.string()),
+  /**
+   * Per entry of the day (the seal, then its addenda): `stamped` when the token that dates it verifies (its signature,
+   * its imprint equal to the stamped entry's hash) and every hash link from the entry to the stamped one holds;
+   * `invalid` when either does not; `none` when no token covers the entry yet.
+   */
+  timestamps: z.array(
+    z.object({
+      addendum: z.number().int(),
+      status: z.enum(['stamped', 'invalid', 'none']),
+      time: z.string().nullable(),
+      authority: z.string().nullable(),
+    }),
+  ),
 });
 export type SealVerifyResult = z.infer<typeof SealVerifyResult>;

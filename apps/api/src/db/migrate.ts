@@ -30,6 +30,7 @@ import * as gxpLocationLinks from './migrations/2026-11-28T1108-gxp-location-lin
 import * as retention from './migrations/2026-11-28T1133-retention';
 import * as reportTimestamps from './migrations/2026-11-28T1410-report-timestamps';
 import * as pendingEmailChanges from './migrations/2026-11-28T1453-pending-email-changes';
+import * as sealTimestamps from './migrations/2026-11-28T2340-seal-timestamps';
 import * as rateLimits from './migrations/2026-11-28T1139-rate-limits';
 import * as calibrations from './migrations/2026-11-28T1140-calibrations';
 import * as prorationInvoiceLines from './migrations/2026-11-28T1151-proration-invoice-lines';
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T1420-day-seals': daySeals,
   '2026-11-28T1430-mapping-studies': mappingStudies,
   '2026-11-28T1453-pending-email-changes': pendingEmailChanges,
+  '2026-11-28T2340-seal-timestamps': sealTimestamps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

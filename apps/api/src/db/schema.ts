@@ -187,6 +187,11 @@ export interface DaySealsTable {
   devices: unknown; prev_seal_sha256: string; sha256: string; canonical: string; signature: Buffer; sealed_at: Timestamp;
 }
 
+/** An RFC 3161 token over a seal chain's entry (its `canonical`), dating it and every entry before it (ADR 0091). */
+export interface SealTimestampsTable {
+  enterprise_id: string; seq: number; sha256: string; token: Buffer; stamped_at: Timestamp; authority: string; created_at: Generated<Timestamp>;
+}
+
 /** A device's hour with readings written behind the roll-up line, for the seal job's addenda (ADR 0080). */
 export interface SealMarksTable {
   id: Generated<string>; device_num: number; bucket: Timestamp;
@@ -447,6 +452,7 @@ export interface Database {
   reading_rollup_marks: ReadingRollupMarksTable;
   day_seals: DaySealsTable;
   seal_marks: SealMarksTable;
+  seal_timestamps: SealTimestampsTable;
   reading_rollup_state: ReadingRollupStateTable;
   alarms: AlarmsTable;
   alarm_excursions: AlarmExcursionsTable;

@@ -117,3 +117,62 @@ export async function insertSeal(db: Db, row: Omit<SealRow, 'devices'> & { enter
     })
     .execute();
 }
+
+/** An entry of a chain as its hash links read it (the chain between a seal and its timestamp). */
+export interface ChainLink {
+  seq: number;
+  prev_seal_sha256: string;
+  sha256: string;
+  canonical: string;
+}
+
+export interface SealTimestampRow {
+  seq: number;
+  sha256: string;
+  token: Buffer;
+  stamped_at: Date;
+  authority: string;
+}
+
+/** Each enterprise's chain head that has no timestamp yet (ADR 0091). */
+export async function unstampedHeads(db: Db): Promise<Array<ChainLink & { enterprise_id: string }>> {
+  const { rows } = await sql<ChainLink & { enterprise_id: string }>`
+    SELECT h.enterprise_id, h.seq, h.prev_seal_sha256, h.sha256, h.canonical
+    FROM (SELECT DISTINCT ON (enterprise_id) enterprise_id, seq, prev_seal_sha256, sha256, canonical FROM day_seals ORDER BY enterprise_id, seq DESC) h
+    WHERE NOT EXISTS (SELECT 1 FROM seal_timestamps t WHERE t.enterprise_id = h.enterprise_id AND t.seq = h.seq)
+    ORDER BY h.enterprise_id`.execute(db);
+  return rows;
+}
+
+/** Records a head's token; a second server that stamped the same head first keeps its own. */
+export async function insertSealTimestamp(db: Db, enterpriseId: string, row: SealTimestampRow): Promise<void> {
+  await db
+    .insertInto('seal_timestamps')
+    .values({ enterprise_id: enterpriseId, seq: row.seq, sha256: row.sha256, token: row.token, stamped_at: row.stamped_at, authority: row.authority })
+    .onConflict((oc) => oc.columns(['enterprise_id', 'seq']).doNothing())
+    .execute();
+}
+
+/** The first timestamp of the chain at or after `seq`: the one that dates that entry. */
+export async function timestampFrom(db: Db, enterpriseId: string, seq: number): Promise<SealTimestampRow | undefined> {
+  return db
+    .selectFrom('seal_timestamps')
+    .select(['seq', 'sha256', 'token', 'stamped_at', 'authority'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('seq', '>=', seq)
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The chain's entries from `from` to `to` (both included), in order. */
+export async function chainBetween(db: Db, enterpriseId: string, from: number, to: number): Promise<ChainLink[]> {
+  return db
+    .selectFrom('day_seals')
+    .select(['seq', 'prev_seal_sha256', 'sha256', 'canonical'])
+    .where('enterprise_id', '=', enterpriseId)
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('seq')
+    .execute();
+}

@@ -1,4 +1,4 @@
-import { SEAL_CHAIN_START, SEAL_MESSAGES, type DaySeal, type SealAddendum, type SealDevice, type SealKind, type SealVerifyResult } from '@sentinela/contract';
+import { SEAL_CHAIN_START, SEAL_MESSAGES, type DaySeal, type SealAddendum, type SealDevice, type SealKind, type SealTimestamp, type SealVerifyResult } from '@sentinela/contract';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -9,10 +9,13 @@ import type { TenantScope } from '../../lib/tenant-scope';
 import { addDays, instantOf, localDay } from '../../lib/time-zone';
 import { loadOrCreateSigningIdentity, type SigningIdentity } from '../../reports/signing/certificate';
 import { signDetached } from '../../reports/signing/sign-pdf';
+import { readTimestampToken } from '../../reports/signing/timestamp-token';
+import type { Timestamper } from '../../reports/signing/tsa-client';
 import type { SigningSource } from '../reports/render/render-task';
 import type { RollupHour } from '../readings/rollups';
 import { EMPTY_SHA256, sameEntry, sealCanonical, sha256Hex } from './canonical';
 import {
+  chainBetween,
   chainHead,
   deviceNumsByMac,
   devicesByNum,
@@ -23,8 +26,12 @@ import {
   nextReadingAt,
   readDeviceEntry,
   sealedSpans,
+  insertSealTimestamp,
   sealsOfDay,
+  timestampFrom,
+  unstampedHeads,
   type SealRow,
+  type SealTimestampRow,
 } from './repository';
 
 export const SEAL_JOB = 'day-seals';
@@ -53,6 +60,8 @@ export class SealService {
     private readonly jobs: JobQueue,
     private readonly log: JobLog,
     private readonly checkMinutes: number,
+    /** REPORT_TSA_URL's (ADR 0091): each run ends by stamping the chain heads that have no timestamp. */
+    private readonly timestamper?: Timestamper,
   ) {
     jobs.define<{ slot: string }>({
       name: SEAL_JOB,
@@ -98,8 +107,8 @@ export class SealService {
   }
 
   /** One run of the job (tests call it under their clock, after the roll-up job moved the line). */
-  async run(): Promise<{ days: number; addenda: number }> {
-    const out = { days: 0, addenda: 0 };
+  async run(): Promise<{ days: number; addenda: number; stamped: number }> {
+    const out = { days: 0, addenda: 0, stamped: 0 };
     const { rows } = await sql<{ trusted_before: Date }>`SELECT trusted_before FROM reading_rollup_state`.execute(this.db);
     const line = rows[0]!.trusted_before;
     for (;;) {
@@ -109,7 +118,35 @@ export class SealService {
       if (taken < MARKS_PER_ROUND) break;
     }
     out.days += await this.sealEndedDays(line);
+    out.stamped = await this.stampHeads();
     return out;
+  }
+
+  /**
+   * Asks the TSA for a token over each enterprise's chain head that has none (ADR 0091): one request per enterprise
+   * whose chain grew, outside any transaction (no chain lock waits on the TSA). The token dates the head and, through
+   * the hash links, every entry before it. A TSA that fails is logged by the timestamper; the next run asks again.
+   */
+  private async stampHeads(): Promise<number> {
+    if (!this.timestamper) return 0;
+    let stamped = 0;
+    for (const head of await unstampedHeads(this.db)) {
+      let answer;
+      try {
+        answer = await this.timestamper(Buffer.from(head.canonical, 'utf8'));
+      } catch {
+        continue;
+      }
+      await insertSealTimestamp(this.db, head.enterprise_id, {
+        seq: head.seq,
+        sha256: head.sha256,
+        token: answer.token,
+        stamped_at: answer.info.time,
+        authority: answer.info.authority,
+      });
+      stamped++;
+    }
+    return stamped;
   }
 
   /** The latest day of an enterprise that may be sealed: the day before the one the line falls in. */
@@ -287,8 +324,10 @@ export class SealService {
   /** GET /api/seals: the day's seal and its addenda. */
   async get(scope: TenantScope, query: { date: string; enterprise_id?: string | undefined }): Promise<DaySeal> {
     const { enterpriseId, seals } = await this.sealedDay(scope, query);
+    const stamps = await Promise.all(seals.map((s) => timestampFrom(this.db, enterpriseId, s.seq)));
     const [seal, ...addenda] = seals.map(
-      (s): SealAddendum => ({
+      (s, i): SealAddendum => ({
+        seq: s.seq,
         addendum: s.addendum,
         kind: s.kind,
         devices: s.devices,
@@ -297,6 +336,7 @@ export class SealService {
         signature: Buffer.from(s.signature).toString('base64'),
         sealed_at: s.sealed_at.toISOString(),
         canonical: s.canonical,
+        timestamp: stamps[i] ? timestampOf(stamps[i]) : null,
       }),
     );
     return { date: query.date, enterprise: enterpriseId, ...seal!, addenda };
@@ -319,7 +359,32 @@ export class SealService {
       const now = num === undefined ? emptyEntry(mac) : await readDeviceEntry(this.db, { num, mac }, from, to);
       if (!sameEntry(now, latest.get(mac) ?? emptyEntry(mac))) differing.push(mac);
     }
-    return { date: query.date, enterprise: enterpriseId, ok: differing.length === 0, differing };
+    const timestamps = await Promise.all(seals.map((seal) => this.checkTimestamp(enterpriseId, seal)));
+    return { date: query.date, enterprise: enterpriseId, ok: differing.length === 0, differing, timestamps };
+  }
+
+  /**
+   * Whether the token that dates an entry holds: its CMS signature, its imprint equal to the stamped entry's hash, and
+   * every link of the chain from the entry to that one (each entry's hash of its canonical text, each `prev` the hash
+   * before it). Both tables refuse changes; this finds one made with their triggers switched off.
+   */
+  private async checkTimestamp(enterpriseId: string, seal: SealRow): Promise<SealVerifyResult['timestamps'][number]> {
+    const stamp = await timestampFrom(this.db, enterpriseId, seal.seq);
+    if (!stamp) return { addendum: seal.addendum, status: 'none', time: null, authority: null };
+    const links = await chainBetween(this.db, enterpriseId, seal.seq, stamp.seq);
+    const chained =
+      links.length === stamp.seq - seal.seq + 1 &&
+      links.every((link, i) => link.sha256 === sha256Hex(link.canonical) && (i === 0 || link.prev_seal_sha256 === links[i - 1]!.sha256)) &&
+      links[0]!.sha256 === seal.sha256 &&
+      links.at(-1)!.sha256 === stamp.sha256;
+    let info;
+    try {
+      info = readTimestampToken(Buffer.from(stamp.token));
+    } catch {
+      return { addendum: seal.addendum, status: 'invalid', time: null, authority: null };
+    }
+    const tokenHolds = info.signatureValid && info.imprintAlgorithm === 'sha256' && info.imprint.equals(Buffer.from(stamp.sha256, 'hex'));
+    return { addendum: seal.addendum, status: chained && tokenHolds ? 'stamped' : 'invalid', time: info.time.toISOString(), authority: info.authority };
   }
 
   private signingIdentity(): Promise<SigningIdentity> {
@@ -331,3 +396,12 @@ export class SealService {
     return this.identity;
   }
 }
+
+const timestampOf = (row: SealTimestampRow): SealTimestamp => ({
+  seq: row.seq,
+  sha256: row.sha256,
+  time: row.stamped_at.toISOString(),
+  authority: row.authority,
+  // PGlite hands bytea out as a Uint8Array, whose toString is its numbers.
+  token: Buffer.from(row.token).toString('base64'),
+});
