@@ -230,6 +230,9 @@ describe('reports (R1, R3–R6)', () => {
     expect(travel.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     await row.getByRole('button', { name: 'Dispositivos' }).click();
+    // The travel's summary comes in its own chunk above the cards and moves them down when it lands: a click on the
+    // card's menu before then could hit where the button was (the menu never opened, seen once on a loaded machine).
+    await page.getByTestId('travel-summary').waitFor();
     const card = page.locator('[data-testid="device-card"][data-mac="C3:00:00:00:01:01"]');
     await card.getByRole('button', { name: /Ações de/ }).click();
     await page.getByRole('menuitem', { name: 'EXCEL' }).waitFor();

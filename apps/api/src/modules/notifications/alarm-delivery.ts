@@ -58,7 +58,7 @@ export async function queueDeliveries(
   db: Db,
   jobs: JobQueue,
   what: { enterpriseId: string; alarmId: string; event: 'opened' | 'ended' | 'reminder' | 'escalated'; seq?: number; recipients: readonly Recipient[]; at: Date },
-  alsoRecord: (trx: Db) => Promise<void>,
+  alsoRecord: (trx: Db) => Promise<unknown>,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const ids = await insertDeliveries(trx, what.alarmId, what.event, what.recipients, what.at, what.seq ?? 0);

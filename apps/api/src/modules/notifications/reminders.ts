@@ -83,7 +83,7 @@ export class AlarmReminderService {
           this.db,
           this.jobs,
           { enterpriseId: device.enterpriseId, alarmId, event: 'reminder', seq, recipients: [...recipients, ...extra], at: now },
-          (trx) => trx.updateTable('alarms').set({ reminder_seq: sql<number>`greatest(reminder_seq, ${seq})` }).where('id', '=', alarmId).execute().then(() => undefined),
+          (trx) => trx.updateTable('alarms').set({ reminder_seq: sql<number>`greatest(reminder_seq, ${seq})` }).where('id', '=', alarmId).execute(),
         );
       }
     }
@@ -93,7 +93,7 @@ export class AlarmReminderService {
         this.db,
         this.jobs,
         { enterpriseId: device.enterpriseId, alarmId, event: 'escalated', seq: 1, recipients: escalationTo, at: now },
-        (trx) => trx.updateTable('alarms').set({ escalated_at: now }).where('id', '=', alarmId).where('escalated_at', 'is', null).execute().then(() => undefined),
+        (trx) => trx.updateTable('alarms').set({ escalated_at: now }).where('id', '=', alarmId).where('escalated_at', 'is', null).execute(),
       );
     }
     return queued;
