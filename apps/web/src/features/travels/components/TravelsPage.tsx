@@ -141,37 +141,39 @@ export function TravelsPage() {
         </Tabs.Panel>
 
         <Tabs.Panel value="devices" pt="md">
-          <Stack gap="md">
-            <Group justify="space-between" align="flex-start" wrap="wrap">
-              <Suspense fallback={<span />}>
+          {/* One boundary for the summary and the cards: they appear together, so the summary's chunk landing late
+              no longer pushes the cards down under a click that was meant for them. */}
+          <Suspense fallback={<DataLoading />}>
+            <Stack gap="md">
+              <Group justify="space-between" align="flex-start" wrap="wrap">
                 {travel.data ? <TravelSummary travel={travel.data} extra={<LiveBadge state={live} />} /> : <span />}
-              </Suspense>
-              <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={() => goTo('routes')}>
-                Voltar à lista de viagens
-              </Button>
-            </Group>
-            {travel.isPending ? (
-              <DataLoading />
-            ) : travel.isError ? (
-              <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
-                {TRAVEL_MESSAGES.devicesLoadError}
-              </Alert>
-            ) : (
-              <Suspense fallback={<DataLoading />}>
-                <DeviceCards
-                  travelId={travel.data._id}
-                  devices={travel.data.devices}
-                  memory={memory}
-                  live={travel.data.status !== TravelStatus.Finished}
-                  onCharts={setChartsOf}
-                  onHistory={openHistory}
-                  onSettings={canManage ? setSettingsOf : undefined}
-                  onReport={reports ? reportDevice : undefined}
-                />
-                <TrackingLinkPanel travel={travel.data} canManage={canManage} />
-              </Suspense>
-            )}
-          </Stack>
+                <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={() => goTo('routes')}>
+                  Voltar à lista de viagens
+                </Button>
+              </Group>
+              {travel.isPending ? (
+                <DataLoading />
+              ) : travel.isError ? (
+                <Alert color="red" title={TRAVEL_MESSAGES.errorTitle} icon={<IconAlertCircle />}>
+                  {TRAVEL_MESSAGES.devicesLoadError}
+                </Alert>
+              ) : (
+                <>
+                  <DeviceCards
+                    travelId={travel.data._id}
+                    devices={travel.data.devices}
+                    memory={memory}
+                    live={travel.data.status !== TravelStatus.Finished}
+                    onCharts={setChartsOf}
+                    onHistory={openHistory}
+                    onSettings={canManage ? setSettingsOf : undefined}
+                    onReport={reports ? reportDevice : undefined}
+                  />
+                  <TrackingLinkPanel travel={travel.data} canManage={canManage} />
+                </>
+              )}
+            </Stack>
+          </Suspense>
         </Tabs.Panel>
 
         <Tabs.Panel value="history" pt="md">
