@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startSession } from '../../../lib/session';
 import { errorResponse, jsonResponse, mockFetch, type Handler, screenRequests } from '../../../test/fetch';
 import { makeEnterprise, makeSession } from '../../../test/fixtures';
+import { asPhone } from '../../../test/phone';
 import { renderApp } from '../../../test/render';
 
 function open(handler: Handler, profileId: 1 | 2 = 1) {
@@ -55,6 +56,34 @@ describe('/enterprises "Empresas" (M2)', () => {
     expect(within(second).getByText('Inativa')).toBeTruthy();
     expect(within(second).getByRole('button', { name: 'Ativar' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Cadastrar Nova Empresa' }).getAttribute('href')).toBe('/register-enterprise');
+  });
+
+  it("on a phone, shows each enterprise as a card with its row's contents and actions; Desativar asks, as the row's does", async () => {
+    asPhone();
+    const { requests } = open(() => jsonResponse([aurora, vida]));
+    await screen.findByText('Aurora Alimentos');
+    // No table scrolled sideways: one card per enterprise.
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = screen.getAllByTestId('enterprise-card');
+    expect(cards).toHaveLength(2);
+    const card = cards.find((c) => within(c).queryByText('Aurora Alimentos'))!;
+    expect(within(card).getByText('Ativa')).toBeTruthy();
+    expect(card.textContent).toContain('Data de criação: 01/02/2024 09:00:00');
+    expect(card.textContent).toContain('Dispositivos vinculados: 3');
+    expect(card.textContent).toContain('Usuários vinculados: 2');
+    expect([...card.querySelectorAll('a, button')].map((b) => b.textContent)).toEqual(['Visualizar Usuários', 'Dispositivos', 'Desativar']);
+    expect(within(card).getByRole('link', { name: 'Visualizar Usuários' }).getAttribute('href')).toBe(`/enterprise-users?id=${aurora._id}`);
+    expect(within(card).getByRole('link', { name: 'Dispositivos' }).getAttribute('href')).toBe(
+      `/add-beacons?id=${aurora._id}&user_id=u1&numDevices=3`,
+    );
+    const inactive = cards.find((c) => within(c).queryByText('Vida Farma'))!;
+    expect(within(inactive).getByText('Inativa')).toBeTruthy();
+    expect(within(inactive).getByRole('button', { name: 'Ativar' })).toBeTruthy();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Desativar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Desativar empresa' });
+    expect(within(dialog).getByText(/Deseja desativar a empresa Aurora Alimentos\?/)).toBeTruthy();
+    expect(screenRequests(requests).filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
   it('searches and says "Nada encontrado..."', async () => {

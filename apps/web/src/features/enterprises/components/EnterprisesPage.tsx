@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, type EnterpriseSummary } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { CardLine } from '../../../components/CardLine';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
@@ -44,16 +45,32 @@ export function EnterprisesPage() {
     );
   };
 
+  // Ações of a row and of its card on a phone (one function for both); the row keeps them on one line, a card wraps them.
+  const actionsOf = (e: EnterpriseSummary) => (
+    <>
+      <Button size="xs" variant="light" component={Link} to={withQuery(paths.enterpriseUsers, { id: e._id })}>
+        Visualizar Usuários
+      </Button>
+      <Button
+        size="xs"
+        variant="default"
+        component={Link}
+        to={withQuery(paths.addBeacons, { id: e._id, user_id: e.userOwner?._id, numDevices: e.available_devices.length })}
+      >
+        Dispositivos
+      </Button>
+      <Button size="xs" variant="light" color={e.disabled ? 'teal' : 'red'} onClick={() => ask(e)}>
+        {e.disabled ? 'Ativar' : 'Desativar'}
+      </Button>
+    </>
+  );
+
   const columns: DataTableColumn<EnterpriseSummary>[] = [
     { key: 'name', header: 'Nome', render: (e) => e.name, sortValue: (e) => e.name },
     {
       key: 'status',
       header: 'Status',
-      render: (e) => (
-        <Badge color={e.disabled ? 'gray' : 'teal'} variant="light" style={{ minWidth: 'max-content' }}>
-          {e.disabled ? 'Inativa' : 'Ativa'}
-        </Badge>
-      ),
+      render: (e) => <StatusBadge enterprise={e} />,
     },
     {
       key: 'created_at',
@@ -78,20 +95,7 @@ export function EnterprisesPage() {
       header: 'Ações',
       render: (e) => (
         <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="light" component={Link} to={withQuery(paths.enterpriseUsers, { id: e._id })}>
-            Visualizar Usuários
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            component={Link}
-            to={withQuery(paths.addBeacons, { id: e._id, user_id: e.userOwner?._id, numDevices: e.available_devices.length })}
-          >
-            Dispositivos
-          </Button>
-          <Button size="xs" variant="light" color={e.disabled ? 'teal' : 'red'} onClick={() => ask(e)}>
-            {e.disabled ? 'Ativar' : 'Desativar'}
-          </Button>
+          {actionsOf(e)}
         </Group>
       ),
     },
@@ -118,6 +122,7 @@ export function EnterprisesPage() {
         searchPlaceholder="Pesquisar empresas"
         emptyText="Nada encontrado..."
         loading={enterprises.isPending && !enterprises.isError}
+        renderCards={(rows) => <EnterpriseCards enterprises={rows} actions={actionsOf} />}
       />
       <ConfirmModal
         opened={confirming}
@@ -132,6 +137,51 @@ export function EnterprisesPage() {
           ? `Deseja ativar a empresa ${target.name}? Os usuários dela poderão entrar novamente.`
           : `Deseja desativar a empresa ${target?.name ?? ''}? Os usuários dela não poderão entrar enquanto ela estiver inativa.`}
       </ConfirmModal>
+    </Stack>
+  );
+}
+
+function StatusBadge({ enterprise }: { enterprise: EnterpriseSummary }) {
+  return (
+    <Badge color={enterprise.disabled ? 'gray' : 'teal'} variant="light" style={{ minWidth: 'max-content' }}>
+      {enterprise.disabled ? 'Inativa' : 'Ativa'}
+    </Badge>
+  );
+}
+
+/**
+ * Empresas on a phone: one card per enterprise instead of a table scrolled sideways, whose Visualizar Usuários,
+ * Dispositivos and Desativar sat off screen. The same fields as the table's columns and the same actions as its row.
+ */
+function EnterpriseCards({
+  enterprises,
+  actions,
+}: {
+  enterprises: readonly EnterpriseSummary[];
+  actions: (enterprise: EnterpriseSummary) => ReactNode;
+}) {
+  return (
+    <Stack gap="sm" data-testid="enterprise-cards">
+      {enterprises.map((e) => (
+        <Card key={e._id} withBorder radius="md" padding="sm" data-testid="enterprise-card">
+          <Stack gap={6}>
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {e.name}
+              </Text>
+              <Box style={{ flexShrink: 0 }}>
+                <StatusBadge enterprise={e} />
+              </Box>
+            </Group>
+            <CardLine label="Data de criação">{formatDateTime(e.created_at)}</CardLine>
+            <CardLine label="Dispositivos vinculados">{formatInteger(e.available_devices.length)}</CardLine>
+            <CardLine label="Usuários vinculados">{formatInteger(e.users.length)}</CardLine>
+            <Group gap="xs" wrap="wrap">
+              {actions(e)}
+            </Group>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }
