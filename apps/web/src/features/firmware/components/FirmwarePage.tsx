@@ -3,7 +3,8 @@ import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { FIRMWARE_MESSAGES as M, type Firmware } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload, IconNotes, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { CardLine } from '../../../components/CardLine';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { errorMessage } from '../../../lib/api-client';
@@ -31,6 +32,26 @@ export function FirmwarePage() {
       .finally(() => setDownloading(null));
   };
 
+  // Ações of a row and of its card on a phone (one function for both); the row keeps them on one line, a card wraps them.
+  const actionsOf = (f: Firmware) => (
+    <>
+      <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} loading={downloading === f._id} onClick={() => download(f)}>
+        Baixar Arquivo
+      </Button>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconNotes size={14} />}
+        onClick={() => {
+          setViewed(f);
+          setViewing(true);
+        }}
+      >
+        Ver Notas
+      </Button>
+    </>
+  );
+
   const columns: DataTableColumn<Firmware>[] = [
     { key: 'version', header: 'Versão', render: (f) => <Text fw={600}>{f.version}</Text> },
     {
@@ -45,20 +66,7 @@ export function FirmwarePage() {
       header: 'Ações',
       render: (f) => (
         <Group gap="xs" wrap="nowrap">
-          <Button size="xs" variant="light" leftSection={<IconDownload size={14} />} loading={downloading === f._id} onClick={() => download(f)}>
-            Baixar Arquivo
-          </Button>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconNotes size={14} />}
-            onClick={() => {
-              setViewed(f);
-              setViewing(true);
-            }}
-          >
-            Ver Notas
-          </Button>
+          {actionsOf(f)}
         </Group>
       ),
     },
@@ -93,6 +101,7 @@ export function FirmwarePage() {
         searchPlaceholder="Pesquisar versões"
         emptyText={firmwares.isError ? M.listFailed : 'Nenhum versão registrada'}
         loading={firmwares.isPending && !firmwares.isError}
+        renderCards={(rows) => <FirmwareCards firmwares={rows} actions={actionsOf} />}
       />
       <AddFirmwareModal opened={adding} onClose={() => setAdding(false)} current={current} />
       <ViewNotesModal
@@ -102,6 +111,38 @@ export function FirmwarePage() {
         onDownload={download}
         downloading={viewed !== null && downloading === viewed._id}
       />
+    </Stack>
+  );
+}
+
+/**
+ * Firmwares on a phone: one card per version instead of a table scrolled sideways, whose Baixar Arquivo and Ver Notas
+ * sat off screen. The same fields as the table's columns and the same actions as its row.
+ */
+function FirmwareCards({ firmwares, actions }: { firmwares: readonly Firmware[]; actions: (firmware: Firmware) => ReactNode }) {
+  return (
+    <Stack gap="sm" data-testid="firmware-cards">
+      {firmwares.map((f) => (
+        <Card key={f._id} withBorder radius="md" padding="sm" data-testid="firmware-card">
+          <Stack gap={6}>
+            <CardLine label="Versão">
+              <Text span fw={700} size="sm">
+                {f.version}
+              </Text>
+            </CardLine>
+            <CardLine label="Data da Atualização">{formatDateTime(f.created_at)}</CardLine>
+            <Group gap={6} wrap="nowrap">
+              <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+                SHA-256:
+              </Text>
+              <FileChecksum sha256={f.sha256} short />
+            </Group>
+            <Group gap="xs" wrap="wrap">
+              {actions(f)}
+            </Group>
+          </Stack>
+        </Card>
+      ))}
     </Stack>
   );
 }
