@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, screenshot, userEntry } from './browser';
+import { DEMO_PASSWORD, enterpriseEntry, expectActionsInView, launchBrowser, login, newPage, screenshot, userEntry } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -254,8 +254,20 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
   it('the screens fit a small screen', async () => {
     const admin = await signedIn('admin', DEMO_PASSWORD, MOBILE);
     await admin.page.goto('/enterprises');
-    await rowWith(admin.page, 'Aurora Alimentos').waitFor();
+    // Each enterprise is a card (ADR 0090): no table scrolled sideways, every action in view and working.
+    const auroraCard = enterpriseEntry(admin.page).filter({ hasText: 'Aurora Alimentos' });
+    await auroraCard.waitFor();
+    expect(await admin.page.getByRole('table').count()).toBe(0);
+    expect(await auroraCard.innerText()).toContain('Usuários vinculados:');
+    for (const entry of await enterpriseEntry(admin.page).all()) await expectActionsInView(entry, MOBILE.width);
     await screenshot(admin.page, 'enterprises-mobile');
+    await auroraCard.getByRole('button', { name: 'Desativar' }).click();
+    const deactivate = admin.page.getByRole('dialog', { name: 'Desativar empresa' });
+    await deactivate.getByText('Deseja desativar a empresa Aurora Alimentos?', { exact: false }).waitFor();
+    await deactivate.getByRole('button', { name: 'Cancelar' }).click();
+    await deactivate.waitFor({ state: 'detached' });
+    await auroraCard.getByRole('link', { name: 'Visualizar Usuários' }).click();
+    await admin.page.waitForURL('**/enterprise-users?id=*');
     await admin.page.goto('/register-enterprise');
     await admin.page.getByRole('heading', { name: 'Cadastro de empresa' }).waitFor();
     await screenshot(admin.page, 'register-enterprise-mobile');

@@ -86,6 +86,16 @@ export function userEntry(page: Page) {
   return page.getByRole('row').or(page.getByTestId('user-card'));
 }
 
+/** An enterprise of Empresas, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
+export function enterpriseEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('enterprise-card'));
+}
+
+/** A version of Firmwares, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
+export function firmwareEntry(page: Page) {
+  return page.getByRole('row').or(page.getByTestId('firmware-card'));
+}
+
 /**
  * Fails unless every button, link and checkbox of `entry` lies inside a `width`-wide viewport: a phone's list puts
  * no action off screen.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { expectActionsInView, firmwareEntry, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -146,9 +146,17 @@ describe('firmware (M1)', () => {
   it('fits a phone, and says so when the list cannot be loaded', async () => {
     const { context, page, csp } = await signedIn('admin', PHONE);
     await page.goto('/firmware');
-    await rowWith(page, '1.0.1').waitFor();
+    // Each version is a card (ADR 0090): no table scrolled sideways, every action in view and working.
+    const version = (text: string) => firmwareEntry(page).filter({ hasText: `Versão: ${text}` });
+    await version('1.0.1').waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    expect(await firmwareEntry(page).count()).toBe(2);
+    for (const entry of await firmwareEntry(page).all()) await expectActionsInView(entry, PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'firmware-list-phone');
-    await rowWith(page, '1.0.0').getByRole('button', { name: 'Ver Notas' }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), version('1.0.0').getByRole('button', { name: 'Baixar Arquivo' }).click()]);
+    expect(download.suggestedFilename()).toBe('sentinela-gw-1.0.0.bin');
+    await version('1.0.0').getByRole('button', { name: 'Ver Notas' }).click();
     await page.getByRole('dialog', { name: 'Notas da versão' }).getByText('Primeira versão').waitFor();
     await settle(page);
     await screenshot(page, 'firmware-notes-phone');
