@@ -56,7 +56,7 @@ describe('X14 links name the listen address without PUBLIC_URL', () => {
     expect(connection.json().http.url).toBe(`${base}/api/ingest/readings`);
 
     const device = await deviceByMac(ctx, 'C3:00:00:00:01:02');
-    const link = await ctx.request('POST', '/api/monitor-links', token, { name: 'Sala de controle', device_ids: [device.id], expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const link = await ctx.request('POST', '/api/monitor-links', token, { name: 'Sala de controle', device_ids: [device.id], expires_at: new Date(ctx.clock.now().getTime() + 86_400_000).toISOString() });
     expect(link.statusCode, link.body).toBe(201);
     expect(link.json().url).toMatch(new RegExp(`^${base.replace(/\./g, '\\.')}/`));
 
