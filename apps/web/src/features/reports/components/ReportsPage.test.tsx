@@ -109,8 +109,11 @@ describe('/reports (R3)', () => {
     expect((within(failed!).getByRole('checkbox', { name: 'Selecionar Sensor 03 (PDF)' }) as HTMLInputElement).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: /Baixar selecionados/ })).toBeNull();
 
+    expect(generated!.style.background).toBe('');
     await userEvent.click(within(generated!).getByRole('checkbox', { name: 'Selecionar Sensor 01 (PDF)' }));
     expect(within(screen.getByRole('button', { name: /Baixar selecionados/ })).getByText('1')).toBeTruthy();
+    // The chosen card is tinted as a chosen row is.
+    expect(screen.getAllByTestId('report-card')[0]!.style.background).toContain('teal-0');
     const page = screen.getByRole('checkbox', { name: 'Selecionar todos da página' }) as HTMLInputElement;
     expect(page.indeterminate).toBe(true);
     await userEvent.click(page);

@@ -162,7 +162,7 @@ export function ReportsPage() {
             isSelectable: (r) => !!r.download_url,
             rowLabel: (r) => `Selecionar ${reportName(r)} (${reportType(r)})`,
           }}
-          renderCards={(page, selectBox) => <ReportCards reports={page} selectBox={selectBox} actions={actionsOf} />}
+          renderCards={(page, selectBox) => <ReportCards reports={page} selected={selected} selectBox={selectBox} actions={actionsOf} />}
         />
       )}
 
@@ -217,17 +217,20 @@ function PeriodFilters({ onApply }: { onApply: (filters: ReportListFilters) => v
  */
 function ReportCards({
   reports,
+  selected,
   selectBox,
   actions,
 }: {
   reports: readonly Report[];
+  /** Chosen for Baixar selecionados: tinted as the table tints a chosen row. */
+  selected: ReadonlySet<string>;
   selectBox: (report: Report) => ReactNode;
   actions: (report: Report) => ReactNode;
 }) {
   return (
     <Stack gap="sm" data-testid="report-cards">
       {reports.map((r) => (
-        <Card key={r._id} withBorder radius="md" padding="sm" data-testid="report-card">
+        <Card key={r._id} withBorder radius="md" padding="sm" data-testid="report-card" bg={selected.has(r._id) ? 'teal.0' : undefined}>
           <Stack gap={6}>
             <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
               <Group align="flex-start" wrap="nowrap" gap="xs" style={{ minWidth: 0 }}>
