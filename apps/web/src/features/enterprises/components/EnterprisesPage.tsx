@@ -1,10 +1,11 @@
-import { Alert, Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, type EnterpriseSummary } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
@@ -161,27 +162,17 @@ function EnterpriseCards({
   actions: (enterprise: EnterpriseSummary) => ReactNode;
 }) {
   return (
-    <Stack gap="sm" data-testid="enterprise-cards">
+    <ListCards testId="enterprise-cards">
       {enterprises.map((e) => (
-        <Card key={e._id} withBorder radius="md" padding="sm" data-testid="enterprise-card">
-          <Stack gap={6}>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {e.name}
-              </Text>
-              <Box style={{ flexShrink: 0 }}>
-                <StatusBadge enterprise={e} />
-              </Box>
-            </Group>
-            <CardLine label="Data de criação">{formatDateTime(e.created_at)}</CardLine>
-            <CardLine label="Dispositivos vinculados">{formatInteger(e.available_devices.length)}</CardLine>
-            <CardLine label="Usuários vinculados">{formatInteger(e.users.length)}</CardLine>
-            <Group gap="xs" wrap="wrap">
-              {actions(e)}
-            </Group>
-          </Stack>
-        </Card>
+        <ListCard key={e._id} testId="enterprise-card" title={e.name} badge={<StatusBadge enterprise={e} />}>
+          <CardLine label="Data de criação">{formatDateTime(e.created_at)}</CardLine>
+          <CardLine label="Dispositivos vinculados">{formatInteger(e.available_devices.length)}</CardLine>
+          <CardLine label="Usuários vinculados">{formatInteger(e.users.length)}</CardLine>
+          <Group gap="xs" wrap="wrap">
+            {actions(e)}
+          </Group>
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }

@@ -5,6 +5,7 @@ import { FIRMWARE_MESSAGES as M, type Firmware } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload, IconNotes, IconPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { errorMessage } from '../../../lib/api-client';
@@ -121,28 +122,26 @@ export function FirmwarePage() {
  */
 function FirmwareCards({ firmwares, actions }: { firmwares: readonly Firmware[]; actions: (firmware: Firmware) => ReactNode }) {
   return (
-    <Stack gap="sm" data-testid="firmware-cards">
+    <ListCards testId="firmware-cards">
       {firmwares.map((f) => (
-        <Card key={f._id} withBorder radius="md" padding="sm" data-testid="firmware-card">
-          <Stack gap={6}>
-            <CardLine label="Versão">
-              <Text span fw={700} size="sm">
-                {f.version}
-              </Text>
-            </CardLine>
-            <CardLine label="Data da Atualização">{formatDateTime(f.created_at)}</CardLine>
-            <Group gap={6} wrap="nowrap">
-              <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
-                SHA-256:
-              </Text>
-              <FileChecksum sha256={f.sha256} short />
-            </Group>
-            <Group gap="xs" wrap="wrap">
-              {actions(f)}
-            </Group>
-          </Stack>
-        </Card>
+        <ListCard key={f._id} testId="firmware-card">
+          <CardLine label="Versão">
+            <Text span fw={700} size="sm">
+              {f.version}
+            </Text>
+          </CardLine>
+          <CardLine label="Data da Atualização">{formatDateTime(f.created_at)}</CardLine>
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+              SHA-256:
+            </Text>
+            <FileChecksum sha256={f.sha256} short />
+          </Group>
+          <Group gap="xs" wrap="wrap">
+            {actions(f)}
+          </Group>
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }

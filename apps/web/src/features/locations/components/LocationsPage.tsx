@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, LOCATION_MESSAGES, MSG, Profile, type LatLng, type Location } from '@sentinela/contract';
 import { IconAlertCircle, IconPlus } from '@tabler/icons-react';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { useChangeReason } from '../../../components/compliance/use-change-reason';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
@@ -192,22 +193,17 @@ function LocationCards({
   actions: (location: Location) => ReactNode;
 }) {
   return (
-    <Stack gap="sm" data-testid="location-cards">
+    <ListCards testId="location-cards">
       {locations.map((l) => (
-        <Card key={l._id} withBorder radius="md" padding="sm" data-testid="location-card">
-          <Stack gap={6}>
-            <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {l.name}
-            </Text>
-            {showEnterprise && <CardLine label="Empresa">{l.enterprise.name}</CardLine>}
-            <CardLine label="Endereço">{l.address ?? '--'}</CardLine>
-            <CardLine label="Dispositivos">{formatInteger(l.devices)}</CardLine>
-            <Group gap="xs" wrap="wrap">
-              {actions(l)}
-            </Group>
-          </Stack>
-        </Card>
+        <ListCard key={l._id} testId="location-card" title={l.name}>
+          {showEnterprise && <CardLine label="Empresa">{l.enterprise.name}</CardLine>}
+          <CardLine label="Endereço">{l.address ?? '--'}</CardLine>
+          <CardLine label="Dispositivos">{formatInteger(l.devices)}</CardLine>
+          <Group gap="xs" wrap="wrap">
+            {actions(l)}
+          </Group>
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ReportStatus, type Location, type MappingStudy, type SessionUser } from '@sentinela/contract';
 import { IconAlertCircle, IconDownload, IconPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { downloadReport, reportErrorMessage } from '../../../components/report-export/download';
 import { ReportStatusBadge } from '../../../components/report-export/ReportStatusBadge';
@@ -100,26 +101,16 @@ export function MappingStudiesSection({ user, locations }: { user: Pick<SessionU
  */
 function StudyCards({ studies, actions }: { studies: readonly MappingStudy[]; actions: (study: MappingStudy) => ReactNode }) {
   return (
-    <Stack gap="sm" data-testid="study-cards">
+    <ListCards testId="study-cards">
       {studies.map((s) => (
-        <Card key={s._id} withBorder radius="md" padding="sm" data-testid="study-card">
-          <Stack gap={6}>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {s.name}
-              </Text>
-              <Box style={{ flexShrink: 0 }}>
-                <ReportStatusBadge report={s.report} />
-              </Box>
-            </Group>
-            <CardLine label="Local">{s.location?.name ?? '--'}</CardLine>
-            <CardLine label="Período">{`${formatDateTimeMinutes(s.from)} a ${formatDateTimeMinutes(s.to)}`}</CardLine>
-            <CardLine label="Sensores">{String(s.sensors.length)}</CardLine>
-            <CardLine label="Faixa">{`${formatDecimal(s.min)} a ${formatDecimal(s.max)} °C`}</CardLine>
-            <Group>{actions(s)}</Group>
-          </Stack>
-        </Card>
+        <ListCard key={s._id} testId="study-card" title={s.name} badge={<ReportStatusBadge report={s.report} />}>
+          <CardLine label="Local">{s.location?.name ?? '--'}</CardLine>
+          <CardLine label="Período">{`${formatDateTimeMinutes(s.from)} a ${formatDateTimeMinutes(s.to)}`}</CardLine>
+          <CardLine label="Sensores">{String(s.sensors.length)}</CardLine>
+          <CardLine label="Faixa">{`${formatDecimal(s.min)} a ${formatDecimal(s.max)} °C`}</CardLine>
+          <Group>{actions(s)}</Group>
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Button, Card, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { can, REPORT_MESSAGES, type Report } from '@sentinela/contract';
 import { IconFileUpload, IconFileZip, IconFilter, IconRefresh, IconSignature } from '@tabler/icons-react';
@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { SignatureLine } from '../../../components/compliance/SignatureLine';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
 import { RetryAlert } from '../../../components/QueryStatus';
@@ -228,37 +229,27 @@ function ReportCards({
   actions: (report: Report) => ReactNode;
 }) {
   return (
-    <Stack gap="sm" data-testid="report-cards">
+    <ListCards testId="report-cards">
       {reports.map((r) => (
-        <Card key={r._id} withBorder radius="md" padding="sm" data-testid="report-card" bg={selected.has(r._id) ? 'teal.0' : undefined}>
-          <Stack gap={6}>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Group align="flex-start" wrap="nowrap" gap="xs" style={{ minWidth: 0 }}>
-                {selectBox(r)}
-                <div style={{ minWidth: 0 }}>
-                  <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    {reportName(r)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {reportKindName(r)}
-                  </Text>
-                </div>
-              </Group>
-              <Box style={{ flexShrink: 0 }}>
-                <ReportStatusBadge report={r} />
-              </Box>
-            </Group>
-            <CardLine label="Mac">{r.mac ?? EMPTY}</CardLine>
-            <CardLine label="Período">
-              <PeriodText report={r} span />
-            </CardLine>
-            <CardLine label="Gerado em">{reportGeneratedAt(r)}</CardLine>
-            <CardLine label="Tipo">{reportType(r)}</CardLine>
-            {actions(r)}
-          </Stack>
-        </Card>
+        <ListCard
+          key={r._id}
+          testId="report-card"
+          title={reportName(r)}
+          subtitle={reportKindName(r)}
+          badge={<ReportStatusBadge report={r} />}
+          lead={selectBox(r)}
+          bg={selected.has(r._id) ? 'teal.0' : undefined}
+        >
+          <CardLine label="Mac">{r.mac ?? EMPTY}</CardLine>
+          <CardLine label="Período">
+            <PeriodText report={r} span />
+          </CardLine>
+          <CardLine label="Gerado em">{reportGeneratedAt(r)}</CardLine>
+          <CardLine label="Tipo">{reportType(r)}</CardLine>
+          {actions(r)}
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }
 

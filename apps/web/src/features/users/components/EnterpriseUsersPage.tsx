@@ -1,11 +1,12 @@
 import '@mantine/core/styles/Tabs.css';
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG, Profile, standingOf, userActionRefusal, type UserAction, type UserDetail } from '@sentinela/contract';
 import { IconAlertCircle, IconArrowLeft, IconUserPlus } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CardLine } from '../../../components/CardLine';
+import { ListCard, ListCards } from '../../../components/ListCard';
 import { ConfirmModal } from '../../../components/ConfirmModal';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
 import { NoWrap } from '../../../components/NoWrap';
@@ -253,24 +254,16 @@ function OwnerBadge() {
  */
 function UserCards({ users, actions }: { users: readonly UserDetail[]; actions: (user: UserDetail) => ReactNode }) {
   return (
-    <Stack gap="sm" data-testid="user-cards">
+    <ListCards testId="user-cards">
       {users.map((u) => (
-        <Card key={u._id} withBorder radius="md" padding="sm" data-testid="user-card">
-          <Stack gap={6}>
-            <Group gap={6} align="center">
-              <Text fw={700} size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {u.name}
-              </Text>
-              {u.isOwner && <OwnerBadge />}
-            </Group>
-            <CardLine label="Usuário">{u.username}</CardLine>
-            <CardLine label="Data de criação">{formatDateTime(u.created_at)}</CardLine>
-            <CardLine label="Dispositivos vinculados">{formatInteger(u.available_devices.length)}</CardLine>
-            <div>{actions(u)}</div>
-          </Stack>
-        </Card>
+        <ListCard key={u._id} testId="user-card" title={u.name} badge={u.isOwner ? <OwnerBadge /> : undefined}>
+          <CardLine label="Usuário">{u.username}</CardLine>
+          <CardLine label="Data de criação">{formatDateTime(u.created_at)}</CardLine>
+          <CardLine label="Dispositivos vinculados">{formatInteger(u.available_devices.length)}</CardLine>
+          <div>{actions(u)}</div>
+        </ListCard>
       ))}
-    </Stack>
+    </ListCards>
   );
 }
 
