@@ -7,9 +7,10 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaySeal, SealVerifyResult } from '@sentinela/contract';
-import { addDays, instantOf, localDay } from '../src/lib/time-zone';
+import { addDays, localDay } from '../src/lib/time-zone';
 import { insertReadings } from '../src/modules/readings/repository';
 import { createTestContext, type TestContext } from './context';
+import { runSealJobs, saoPauloAt, SEAL_ZONE } from './seal-helpers';
 import { opensslVerifiesToken, startFakeTsa, type FakeTsa } from './fake-tsa';
 import { postReadings } from './ingest-helpers';
 import { MACS } from './travel-helpers';
@@ -21,7 +22,6 @@ import { MACS } from './travel-helpers';
  * a link changed behind the tables' triggers; the README's openssl commands check a real token.
  */
 const run = promisify(execFile);
-const ZONE = 'America/Sao_Paulo';
 let ctx: TestContext;
 let tsa: FakeTsa;
 const tokens: Record<string, string> = {};
@@ -30,18 +30,8 @@ let vida = '';
 let chamber = 0;
 let DAY = '';
 
-const at = (day: string, hour: number, minute = 0) => {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return instantOf({ year, month, day: date, hour, minute, second: 0 }, ZONE);
-};
-
 async function signIn() {
   for (const username of ['aurora.adm', 'vida.adm', 'admin']) tokens[username] = (await ctx.login(username)).token;
-}
-
-async function runJobs() {
-  await ctx.services.rollups.run();
-  return ctx.services.seals.run();
 }
 
 async function sealOf(date: string, token = tokens['aurora.adm']!): Promise<DaySeal> {
@@ -69,9 +59,9 @@ beforeAll(async () => {
   aurora = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Aurora Alimentos').executeTakeFirstOrThrow()).id;
   vida = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', 'Vida Farma').executeTakeFirstOrThrow()).id;
   chamber = (await ctx.db.selectFrom('devices').select('num').where('mac', '=', MACS.chamber).executeTakeFirstOrThrow()).num;
-  DAY = addDays(localDay(ctx.clock.now(), ZONE), 2);
-  await insertReadings(ctx.db, [{ deviceNum: chamber, ts: at(DAY, 12), temperature: -19, humidity: 60, battery: 90, lat: null, lng: null, travelId: null }]);
-  ctx.clock.set(at(addDays(DAY, 1), 3, 5));
+  DAY = addDays(localDay(ctx.clock.now(), SEAL_ZONE), 2);
+  await insertReadings(ctx.db, [{ deviceNum: chamber, ts: saoPauloAt(DAY, 12), temperature: -19, humidity: 60, battery: 90, lat: null, lng: null, travelId: null }]);
+  ctx.clock.set(saoPauloAt(addDays(DAY, 1), 3, 5));
   await signIn();
 }, 120_000);
 afterAll(async () => {
@@ -82,7 +72,7 @@ afterAll(async () => {
 describe('X12 seal chain timestamps', () => {
   it('X12 a run stamps each chain head once, with a token openssl verifies over the entry; earlier entries are dated through the links', async () => {
     const requests = tsa.requests.length;
-    const first = await runJobs();
+    const first = await runSealJobs(ctx);
     expect(first.days).toBeGreaterThanOrEqual(7);
     // One token per enterprise whose chain has entries, not one per day sealed.
     const chains = await ctx.db.selectFrom('day_seals').select('enterprise_id').distinct().execute();
@@ -102,16 +92,16 @@ describe('X12 seal chain timestamps', () => {
     expect((await verify(addDays(DAY, -4))).timestamps).toEqual([{ addendum: 0, status: 'stamped', time: head.timestamp!.time, authority: tsa.authority }]);
 
     // Nothing new: nothing asked of the TSA again.
-    expect(await runJobs()).toEqual({ days: 0, addenda: 0, stamped: 0 });
+    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 0, stamped: 0 });
     expect(tsa.requests.length - requests).toBe(chains.length);
   });
 
   it('X12 a TSA that answers garbage leaves the new head unstamped ("none"), and the next run stamps it', async () => {
-    const late = await postReadings(ctx, [{ mac: MACS.chamber, ts: at(DAY, 15).toISOString(), temperature: -19.5 }]);
+    const late = await postReadings(ctx, [{ mac: MACS.chamber, ts: saoPauloAt(DAY, 15).toISOString(), temperature: -19.5 }]);
     expect(late.json()).toMatchObject({ accepted: 1 });
     tsa.answer = { kind: 'garbage' };
     try {
-      expect(await runJobs()).toEqual({ days: 0, addenda: 1, stamped: 0 });
+      expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 1, stamped: 0 });
     } finally {
       tsa.answer = { kind: 'reply' };
     }
@@ -119,7 +109,7 @@ describe('X12 seal chain timestamps', () => {
     expect(waiting.addenda[0]).toMatchObject({ addendum: 1, kind: 'late', timestamp: null });
     expect((await verify(DAY)).timestamps.map((t) => t.status)).toEqual(['stamped', 'none']);
 
-    expect(await runJobs()).toEqual({ days: 0, addenda: 0, stamped: 1 });
+    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 0, stamped: 1 });
     const stamped = await sealOf(DAY);
     const addendum = stamped.addenda[0]!;
     expect(addendum.timestamp).toMatchObject({ seq: addendum.seq, sha256: addendum.sha256, authority: tsa.authority });

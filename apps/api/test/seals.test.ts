@@ -8,9 +8,10 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEAL_CHAIN_START, type DaySeal, type SealVerifyResult } from '@sentinela/contract';
-import { addDays, instantOf, localDay } from '../src/lib/time-zone';
+import { addDays, localDay } from '../src/lib/time-zone';
 import { insertReadings } from '../src/modules/readings/repository';
 import { createTestContext, type TestContext } from './context';
+import { runSealJobs, saoPauloAt, SEAL_ZONE } from './seal-helpers';
 import { postReadings } from './ingest-helpers';
 import { MACS } from './travel-helpers';
 
@@ -20,7 +21,6 @@ import { MACS } from './travel-helpers';
  * a late reading made an addendum, the retention's removal recorded, and no enterprise reading another's seals.
  */
 const run = promisify(execFile);
-const ZONE = 'America/Sao_Paulo';
 let ctx: TestContext;
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
@@ -28,21 +28,9 @@ let chamber = 0;
 /** The sealed day of the test: two days after the demo's readings end, so only the test's readings are in it. */
 let DAY = '';
 
-/** An instant of a wall-clock time of a day in São Paulo. */
-const at = (day: string, hour: number, minute = 0) => {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return instantOf({ year, month, day: date, hour, minute, second: 0 }, ZONE);
-};
-
 /** Sessions expire as the clock moves on days: everyone signs in again. */
 async function signIn() {
   for (const username of ['aurora.adm', 'vida.adm', 'admin', 'joao.silva']) tokens[username] = (await ctx.login(username)).token;
-}
-
-/** The roll-up job moves the line under the clock; the seal job seals what is behind it. */
-async function runJobs() {
-  await ctx.services.rollups.run();
-  return ctx.services.seals.run();
 }
 
 const seal = (token: string, query: string) => ctx.request('GET', `/api/seals?${query}`, token);
@@ -59,41 +47,41 @@ beforeAll(async () => {
     ids[name] = (await ctx.db.selectFrom('enterprises').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   }
   chamber = (await ctx.db.selectFrom('devices').select('num').where('mac', '=', MACS.chamber).executeTakeFirstOrThrow()).num;
-  DAY = addDays(localDay(ctx.clock.now(), ZONE), 2);
+  DAY = addDays(localDay(ctx.clock.now(), SEAL_ZONE), 2);
   const row = (ts: Date, temperature: number) => ({ deviceNum: chamber, ts, temperature, humidity: 61.5, battery: 88, lat: null, lng: null, travelId: null });
   // Just after the day's midnight, just before its end, and one just after it (the next day's).
-  await insertReadings(ctx.db, [row(at(DAY, 0, 10), 4.25), row(at(DAY, 23, 50), 3.1), row(at(addDays(DAY, 1), 0, 5), 5)]);
+  await insertReadings(ctx.db, [row(saoPauloAt(DAY, 0, 10), 4.25), row(saoPauloAt(DAY, 23, 50), 3.1), row(saoPauloAt(addDays(DAY, 1), 0, 5), 5)]);
 });
 afterAll(() => ctx.close());
 
 describe('X12 sealed days: the job', () => {
   it('X12 seals a day only once its end in São Paulo is behind the roll-up line, with per-device counts and the canonical rows hashed', async () => {
-    ctx.clock.set(at(DAY, 23, 30));
+    ctx.clock.set(saoPauloAt(DAY, 23, 30));
     await signIn();
-    await runJobs();
+    await runSealJobs(ctx);
     expect((await seal(tokens['aurora.adm']!, `date=${DAY}`)).json().error).toBe('Nenhum selo para este dia.');
     // Past midnight, but the line (3 hours behind) is still in the day: a batch may still be writing into it.
-    ctx.clock.set(at(addDays(DAY, 1), 0, 30));
+    ctx.clock.set(saoPauloAt(addDays(DAY, 1), 0, 30));
     await signIn();
-    await runJobs();
+    await runSealJobs(ctx);
     const early = await seal(tokens['aurora.adm']!, `date=${DAY}`);
     expect(early.statusCode).toBe(404);
 
-    ctx.clock.set(at(addDays(DAY, 1), 3, 5));
+    ctx.clock.set(saoPauloAt(addDays(DAY, 1), 3, 5));
     await signIn();
-    await runJobs();
+    await runSealJobs(ctx);
     const res = await seal(tokens['aurora.adm']!, `date=${DAY}`);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json() as DaySeal;
     // The rows as the README describes them, hashed here independently.
     const line = (ts: Date, t: string) => `${MACS.chamber};${ts.toISOString().replace('Z', '000Z')};${t};61.5;88;;\n`;
-    const rows = line(at(DAY, 0, 10), '4.25') + line(at(DAY, 23, 50), '3.1');
+    const rows = line(saoPauloAt(DAY, 0, 10), '4.25') + line(saoPauloAt(DAY, 23, 50), '3.1');
     expect(body).toMatchObject({
       date: DAY,
       enterprise: ids['Aurora Alimentos'],
       addendum: 0,
       kind: 'day',
-      devices: [{ mac: MACS.chamber, count: 2, first: at(DAY, 0, 10).toISOString(), last: at(DAY, 23, 50).toISOString(), sha256: createHash('sha256').update(rows).digest('hex') }],
+      devices: [{ mac: MACS.chamber, count: 2, first: saoPauloAt(DAY, 0, 10).toISOString(), last: saoPauloAt(DAY, 23, 50).toISOString(), sha256: createHash('sha256').update(rows).digest('hex') }],
       addenda: [],
     });
     expect(body.sha256).toBe(createHash('sha256').update(body.canonical).digest('hex'));
@@ -104,7 +92,7 @@ describe('X12 sealed days: the job', () => {
     // The next day (one reading after midnight) waits for its own end.
     expect((await seal(tokens['aurora.adm']!, `date=${addDays(DAY, 1)}`)).statusCode).toBe(404);
     // A run with nothing new seals nothing again.
-    expect(await runJobs()).toEqual({ days: 0, addenda: 0, stamped: 0 });
+    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 0, stamped: 0 });
   });
 
   it('X12 chains each enterprise\'s seals: the first to 64 zeros, each to the one before, the demo days included', async () => {
@@ -158,7 +146,7 @@ describe('X12 sealed days: the job', () => {
     const change = (temperature: number) =>
       ctx.db.transaction().execute(async (trx) => {
         await sql`SET LOCAL session_replication_role = replica`.execute(trx);
-        await sql`UPDATE readings SET temperature = ${temperature} WHERE device_num = ${chamber} AND ts = ${at(DAY, 23, 50)}`.execute(trx);
+        await sql`UPDATE readings SET temperature = ${temperature} WHERE device_num = ${chamber} AND ts = ${saoPauloAt(DAY, 23, 50)}`.execute(trx);
       });
     await change(3.2);
     expect(await verify(`date=${DAY}`)).toMatchObject({ ok: false, differing: [MACS.chamber] });
@@ -168,21 +156,21 @@ describe('X12 sealed days: the job', () => {
 
   it('X12 a reading that arrives late for a sealed day goes into an addendum, chained; verify stays ok', async () => {
     const head = await ctx.db.selectFrom('day_seals').select('sha256').where('enterprise_id', '=', ids['Aurora Alimentos']!).orderBy('seq', 'desc').executeTakeFirstOrThrow();
-    const ingested = await postReadings(ctx, [{ mac: MACS.chamber, ts: at(DAY, 15).toISOString(), temperature: 4.5 }]);
+    const ingested = await postReadings(ctx, [{ mac: MACS.chamber, ts: saoPauloAt(DAY, 15).toISOString(), temperature: 4.5 }]);
     expect(ingested.json()).toMatchObject({ accepted: 1 });
-    expect(await runJobs()).toEqual({ days: 0, addenda: 1, stamped: 0 });
+    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 1, stamped: 0 });
     const body = (await seal(tokens['aurora.adm']!, `date=${DAY}`)).json() as DaySeal;
     expect(body.devices[0]!.count).toBe(2);
     expect(body.addenda).toHaveLength(1);
-    expect(body.addenda[0]).toMatchObject({ addendum: 1, kind: 'late', prev_seal_sha256: head.sha256, devices: [{ mac: MACS.chamber, count: 3, first: at(DAY, 0, 10).toISOString() }] });
+    expect(body.addenda[0]).toMatchObject({ addendum: 1, kind: 'late', prev_seal_sha256: head.sha256, devices: [{ mac: MACS.chamber, count: 3, first: saoPauloAt(DAY, 0, 10).toISOString() }] });
     expect(await verify(`date=${DAY}`)).toMatchObject({ ok: true, differing: [] });
   });
 
   it('X12 readings of a sealed day removed by the retention are recorded by a final addendum, in its transaction', async () => {
     // An old day of Aurora's, imported now: it is older than every seal, so the job seals it when it sees it.
-    const old = addDays(localDay(ctx.clock.now(), ZONE), -45);
-    await insertReadings(ctx.db, [{ deviceNum: chamber, ts: at(old, 12), temperature: 2, humidity: null, battery: null, lat: null, lng: null, travelId: null }]);
-    expect(await runJobs()).toEqual({ days: 1, addenda: 0, stamped: 0 });
+    const old = addDays(localDay(ctx.clock.now(), SEAL_ZONE), -45);
+    await insertReadings(ctx.db, [{ deviceNum: chamber, ts: saoPauloAt(old, 12), temperature: 2, humidity: null, battery: null, lat: null, lng: null, travelId: null }]);
+    expect(await runSealJobs(ctx)).toEqual({ days: 1, addenda: 0, stamped: 0 });
     expect((await seal(tokens['aurora.adm']!, `date=${old}`)).json()).toMatchObject({ kind: 'day', devices: [{ mac: MACS.chamber, count: 1 }] });
 
     const put = await ctx.request('PUT', '/api/enterprise/retention', tokens['aurora.adm']!, { readings_days: 30, report_files_days: 1827, legal_hold: false, reason: 'Teste de retenção' });
