@@ -96,26 +96,35 @@ describe('X12 seal chain timestamps', () => {
     expect(tsa.requests.length - requests).toBe(chains.length);
   });
 
-  it('X12 a TSA that answers garbage leaves the new head unstamped ("none"), and the next run stamps it', async () => {
-    const late = await postReadings(ctx, [{ mac: MACS.chamber, ts: saoPauloAt(DAY, 15).toISOString(), temperature: -19.5 }]);
-    expect(late.json()).toMatchObject({ accepted: 1 });
+  it('X12 a TSA that answers garbage: the run asks it once, leaves the new heads unstamped ("none"), and the next run stamps them', async () => {
+    // A late reading for Aurora's sealed day (an addendum) and Vida's first of that day (its seal): two new heads.
+    const late = await postReadings(ctx, [
+      { mac: MACS.chamber, ts: saoPauloAt(DAY, 15).toISOString(), temperature: -19.5 },
+      { mac: MACS.vaccines, ts: saoPauloAt(DAY, 15).toISOString(), temperature: 5 },
+    ]);
+    expect(late.json()).toMatchObject({ accepted: 2 });
+    const requests = tsa.requests.length;
     tsa.answer = { kind: 'garbage' };
     try {
-      expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 1, stamped: 0 });
+      expect(await runSealJobs(ctx)).toEqual({ days: 1, addenda: 1, stamped: 0 });
     } finally {
       tsa.answer = { kind: 'reply' };
     }
+    // A failing TSA is asked once per run, not once per head: a thousand enterprises would wait a thousand deadlines.
+    expect(tsa.requests.length - requests).toBe(1);
     const waiting = await sealOf(DAY);
     expect(waiting.addenda[0]).toMatchObject({ addendum: 1, kind: 'late', timestamp: null });
     expect((await verify(DAY)).timestamps.map((t) => t.status)).toEqual(['stamped', 'none']);
 
-    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 0, stamped: 1 });
+    expect(await runSealJobs(ctx)).toEqual({ days: 0, addenda: 0, stamped: 2 });
     const stamped = await sealOf(DAY);
     const addendum = stamped.addenda[0]!;
     expect(addendum.timestamp).toMatchObject({ seq: addendum.seq, sha256: addendum.sha256, authority: tsa.authority });
     // The day's seal keeps the earlier token, the one that dated it first.
     expect(stamped.timestamp!.seq).toBe(stamped.seq);
     expect((await verify(DAY)).timestamps.map((t) => t.status)).toEqual(['stamped', 'stamped']);
+    const vidaDay = await sealOf(DAY, tokens['vida.adm']!);
+    expect(vidaDay.timestamp).toMatchObject({ seq: vidaDay.seq, sha256: vidaDay.sha256 });
   });
 
   it('X12 verify says "invalid" for a token or a link changed behind the append-only triggers', async () => {
@@ -142,7 +151,7 @@ describe('X12 seal chain timestamps', () => {
 
   it('X12 each enterprise reads the timestamps of its own chain only', async () => {
     const own = await sealOf(addDays(DAY, -4), tokens['vida.adm']!);
-    const row = await ctx.db.selectFrom('seal_timestamps').select(['seq', 'sha256']).where('enterprise_id', '=', vida).executeTakeFirstOrThrow();
+    const row = await ctx.db.selectFrom('seal_timestamps').select(['seq', 'sha256']).where('enterprise_id', '=', vida).orderBy('seq').executeTakeFirstOrThrow();
     expect(own.timestamp).toMatchObject({ seq: row.seq, sha256: row.sha256 });
     expect((await ctx.request('GET', `/api/seals?date=${DAY}&enterprise_id=${aurora}`, tokens['vida.adm']!)).statusCode).toBe(404);
     expect((await ctx.request('GET', `/api/seals/verify?date=${DAY}&enterprise_id=${aurora}`, tokens['vida.adm']!)).statusCode).toBe(404);

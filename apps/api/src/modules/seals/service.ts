@@ -23,10 +23,10 @@ import {
   insertSeal,
   lockChain,
   enterprisesWithDevices,
+  insertSealTimestamp,
   nextReadingAt,
   readDeviceEntry,
   sealedSpans,
-  insertSealTimestamp,
   sealsOfDay,
   timestampFrom,
   unstampedHeads,
@@ -125,7 +125,9 @@ export class SealService {
   /**
    * Asks the TSA for a token over each enterprise's chain head that has none (ADR 0091): one request per enterprise
    * whose chain grew, outside any transaction (no chain lock waits on the TSA). The token dates the head and, through
-   * the hash links, every entry before it. A TSA that fails is logged by the timestamper; the next run asks again.
+   * the hash links, every entry before it. A TSA that fails is logged by the timestamper, and the run asks no more:
+   * with a thousand enterprises, a TSA that times out would otherwise hold the job for a thousand deadlines. The next
+   * run asks again for every head still without a token.
    */
   private async stampHeads(): Promise<number> {
     if (!this.timestamper) return 0;
@@ -135,7 +137,7 @@ export class SealService {
       try {
         answer = await this.timestamper(Buffer.from(head.canonical, 'utf8'));
       } catch {
-        continue;
+        break;
       }
       await insertSealTimestamp(this.db, head.enterprise_id, {
         seq: head.seq,
