@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, enterpriseEntry, expectActionsInView, launchBrowser, login, newPage, screenshot, userEntry } from './browser';
+import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, screenshot, listEntry } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -255,11 +255,11 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
     const admin = await signedIn('admin', DEMO_PASSWORD, MOBILE);
     await admin.page.goto('/enterprises');
     // Each enterprise is a card (ADR 0090): no table scrolled sideways, every action in view and working.
-    const auroraCard = enterpriseEntry(admin.page).filter({ hasText: 'Aurora Alimentos' });
+    const auroraCard = listEntry(admin.page, 'enterprise-card').filter({ hasText: 'Aurora Alimentos' });
     await auroraCard.waitFor();
     expect(await admin.page.getByRole('table').count()).toBe(0);
     expect(await auroraCard.innerText()).toContain('Usuários vinculados:');
-    for (const entry of await enterpriseEntry(admin.page).all()) await expectActionsInView(entry, MOBILE.width);
+    for (const entry of await listEntry(admin.page, 'enterprise-card').all()) await expectActionsInView(entry, MOBILE.width);
     await screenshot(admin.page, 'enterprises-mobile');
     await auroraCard.getByRole('button', { name: 'Desativar' }).click();
     const deactivate = admin.page.getByRole('dialog', { name: 'Desativar empresa' });
@@ -279,7 +279,7 @@ describe('administration (M2, M3, M4, M5, M7, M8, D2)', () => {
     const aurora = await signedIn('aurora.adm', DEMO_PASSWORD, MOBILE);
     await aurora.page.goto('/enterprise-users');
     // Each user is a card (ADR 0090): no table scrolled sideways, every action in view and working.
-    const joao = userEntry(aurora.page).filter({ hasText: 'João Silva' });
+    const joao = listEntry(aurora.page, 'user-card').filter({ hasText: 'João Silva' });
     await joao.waitFor();
     expect(await aurora.page.getByRole('table').count()).toBe(0);
     expect(await joao.innerText()).toContain('Usuário: joao.silva');

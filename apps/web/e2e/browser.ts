@@ -59,41 +59,11 @@ export function firstDeviceEntry(page: Page) {
 }
 
 /**
- * A travel of the Lista de viagens, whatever the width: a table row on desktop, a card on phones. Both carry the
- * same texts and actions.
+ * An entry of a list that turns into cards on phones (ADR 90), whatever the width: a table row on desktop, the card
+ * with data-testid `card` on phones (`travel-card`, `report-card`, …). Both carry the same texts and actions.
  */
-export function travelEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('travel-card'));
-}
-
-/** An alarm of a device's Alarmes tab, whatever the width: a table row on desktop, a card on phones. */
-export function alarmEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('alarm-card'));
-}
-
-/** A report of Relatórios, whatever the width: a table row on desktop, a card on phones (same texts, box and actions). */
-export function reportEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('report-card'));
-}
-
-/** A location of Locais, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
-export function locationEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('location-card'));
-}
-
-/** A user of Usuários da empresa, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
-export function userEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('user-card'));
-}
-
-/** An enterprise of Empresas, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
-export function enterpriseEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('enterprise-card'));
-}
-
-/** A version of Firmwares, whatever the width: a table row on desktop, a card on phones (same texts and actions). */
-export function firmwareEntry(page: Page) {
-  return page.getByRole('row').or(page.getByTestId('firmware-card'));
+export function listEntry(page: Page, card: string) {
+  return page.getByRole('row').or(page.getByTestId(card));
 }
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry, travelEntry } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry, listEntry } from './browser';
 import { e2e } from './environment';
 
 /** Data completeness (issue 14 item 3, ADR 0035) in Chromium. */
@@ -120,7 +120,7 @@ describe('a travel card going quiet (ADR 35)', () => {
       await page.goto('/directions');
       await page.waitForURL('**/directions#routes', { timeout: 20_000 });
       await page.getByLabel('Pesquisar viagens').fill(TRAVEL, { timeout: 20_000 });
-      const row = travelEntry(page).filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
+      const row = listEntry(page, 'travel-card').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
       await expect.poll(() => row.count()).toBe(1);
       await row.getByRole('button', { name: 'Dispositivos' }).click({ timeout: 20_000 });
       await page.waitForURL(/\/directions\?travel=[^#]+#devices$/, { timeout: 20_000 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { expectActionsInView, firmwareEntry, launchBrowser, login, newPage, screenshot, watchCspViolations } from './browser';
+import { expectActionsInView, launchBrowser, login, newPage, screenshot, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -147,11 +147,11 @@ describe('firmware (M1)', () => {
     const { context, page, csp } = await signedIn('admin', PHONE);
     await page.goto('/firmware');
     // Each version is a card (ADR 0090): no table scrolled sideways, every action in view and working.
-    const version = (text: string) => firmwareEntry(page).filter({ hasText: `Versão: ${text}` });
+    const version = (text: string) => listEntry(page, 'firmware-card').filter({ hasText: `Versão: ${text}` });
     await version('1.0.1').waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
-    expect(await firmwareEntry(page).count()).toBe(2);
-    for (const entry of await firmwareEntry(page).all()) await expectActionsInView(entry, PHONE.width);
+    expect(await listEntry(page, 'firmware-card').count()).toBe(2);
+    for (const entry of await listEntry(page, 'firmware-card').all()) await expectActionsInView(entry, PHONE.width);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'firmware-list-phone');
     const [download] = await Promise.all([page.waitForEvent('download'), version('1.0.0').getByRole('button', { name: 'Baixar Arquivo' }).click()]);

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_PASSWORD, enterpriseEntry, launchBrowser, login, newPage, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 /**
@@ -184,7 +184,7 @@ describe('fleet administration (X1, M6, M8)', () => {
     await shot(admin.page, 'beacons-phone');
     const aurora = admin.page;
     await aurora.goto('/enterprises');
-    await enterpriseEntry(aurora).filter({ hasText: 'Aurora Alimentos' }).getByRole('link', { name: 'Dispositivos' }).click();
+    await listEntry(aurora, 'enterprise-card').filter({ hasText: 'Aurora Alimentos' }).getByRole('link', { name: 'Dispositivos' }).click();
     await aurora.waitForURL('**/add-beacons?id=*');
     await rowWith(aurora, 'Baú Caminhão 01').waitFor();
     await shot(aurora, 'add-beacons-phone');

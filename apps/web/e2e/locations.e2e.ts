@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { expectActionsInView, launchBrowser, locationEntry, login, newPage, screenshot, watchCspViolations } from './browser';
+import { expectActionsInView, launchBrowser, login, newPage, screenshot, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 /**
@@ -136,7 +136,7 @@ describe('Locais', () => {
     await form.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Local cadastrado com sucesso!').waitFor();
     await form.waitFor({ state: 'detached' });
-    const card = locationEntry(page).filter({ hasText: 'Posto Asa Norte' });
+    const card = listEntry(page, 'location-card').filter({ hasText: 'Posto Asa Norte' });
     await card.waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
     expect(await card.innerText()).toContain('Dispositivos: 0');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import pg from 'pg';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry, alarmEntry } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, deviceEntry, listEntry } from './browser';
 import { e2e } from './environment';
 
 let browser: Browser;
@@ -171,7 +171,7 @@ describe('an alarm reaches Maria by e-mail and Telegram (D6)', () => {
       await row.getByRole('link', { name: 'Histórico' }).click();
       await page.waitForURL('**/device-history/**');
       await page.getByRole('tab', { name: 'Alarmes' }).click();
-      const alarmRow = alarmEntry(page).filter({ hasText: 'Temperatura alta' }).first();
+      const alarmRow = listEntry(page, 'alarm-card').filter({ hasText: 'Temperatura alta' }).first();
       await alarmRow.getByRole('button', { name: 'Detalhes do alarme' }).click();
       const dialog = page.getByRole('dialog', { name: 'Detalhes do alarme' });
       await dialog.getByText(/Reconhecido por Maria Souza em/).waitFor();

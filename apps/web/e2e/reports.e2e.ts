@@ -6,7 +6,7 @@ import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { CLIENT_VERSION } from '@sentinela/contract';
-import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, reportEntry, screenshot, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, expectActionsInView, launchBrowser, login, newPage, screenshot, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 /** Issue 5: exports, /reports, the Excel generator and the public report validator, on the real server in Chromium. */
@@ -248,7 +248,7 @@ describe('reports (R1, R3–R6)', () => {
     await page.waitForURL('**/my-devices');
     await page.goto('/reports');
     // Each report is a card (ADR 0090): no table scrolled sideways, its box and actions in view.
-    const cards = reportEntry(page).filter({ hasText: DEVICE });
+    const cards = listEntry(page, 'report-card').filter({ hasText: DEVICE });
     await expect.poll(() => cards.count()).toBeGreaterThanOrEqual(2);
     expect(await page.getByRole('table').count()).toBe(0);
     await noSidewaysScroll(page);

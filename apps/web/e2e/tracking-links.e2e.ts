@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CLIENT_VERSION } from '@sentinela/contract';
-import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, travelEntry, watchCspViolations } from './browser';
+import { DEMO_PASSWORD, launchBrowser, login, newPage, screenshot, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 /**
@@ -63,7 +63,7 @@ async function openTravel(page: Page, code: string) {
   await page.goto('/directions');
   await page.waitForURL('**/directions#routes');
   await page.getByLabel('Pesquisar viagens').fill(code);
-  const row = travelEntry(page).filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
+  const row = listEntry(page, 'travel-card').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
   await expect.poll(() => row.count(), POLL).toBe(1);
   await row.getByRole('button', { name: 'Dispositivos' }).click();
   await page.waitForURL(/\/directions\?travel=[^#]+#devices$/);
@@ -183,7 +183,7 @@ describe('tracking links', () => {
     await phone.page.waitForURL('**/my-devices');
     await phone.page.goto('/directions');
     await phone.page.getByLabel('Pesquisar viagens').fill(travel.code);
-    const row = travelEntry(phone.page).filter({ has: phone.page.getByRole('button', { name: 'Dispositivos' }) });
+    const row = listEntry(phone.page, 'travel-card').filter({ has: phone.page.getByRole('button', { name: 'Dispositivos' }) });
     await expect.poll(() => row.count(), POLL).toBe(1);
     await row.getByRole('button', { name: 'Dispositivos' }).click();
     await panel(phone.page).waitFor();

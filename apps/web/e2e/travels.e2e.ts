@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, newPage, screenshot, travelEntry, watchCspViolations } from './browser';
+import { launchBrowser, login, newPage, screenshot, watchCspViolations, listEntry } from './browser';
 import { e2e } from './environment';
 
 /** Issue 4: /directions with live device cards and map, and the public /localizator, in Chromium. */
@@ -53,12 +53,12 @@ async function openTravels(page: Page) {
   await page.waitForURL('**/my-devices');
   await page.getByTestId('side-menu').getByRole('link', { name: 'Viagens' }).click();
   await page.waitForURL('**/directions#routes');
-  await travelEntry(page).filter({ hasText: 'João Silva' }).first().waitFor();
+  await listEntry(page, 'travel-card').filter({ hasText: 'João Silva' }).first().waitFor();
 }
 
 async function openDevicesOf(page: Page, code: string) {
   await page.getByLabel('Pesquisar viagens').fill(code);
-  const row = travelEntry(page).filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
+  const row = listEntry(page, 'travel-card').filter({ has: page.getByRole('button', { name: 'Dispositivos' }) });
   await expect.poll(() => row.count()).toBe(1);
   await row.getByRole('button', { name: 'Dispositivos' }).click();
   await page.waitForURL(/\/directions\?travel=[^#]+#devices$/);
